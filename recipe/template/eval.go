@@ -1,0 +1,446 @@
+// Renderer: evaluates a parsed template with minijinja's lenient or strict undefined behaviour and
+// records where each piece of output came from.
+package template
+
+import (
+	"fmt"
+	"strings"
+)
+
+// UndefinedBehavior selects how undefined values behave at render time.
+type UndefinedBehavior uint8
+
+const (
+	// Lenient prints undefined as "", iterates it as empty, treats it as false; operations on it fail.
+	Lenient UndefinedBehavior = iota
+	// Strict fails on any use of an undefined value other than `is defined` and `default`.
+	Strict
+)
+
+// Loader returns the parsed template for name, or (nil, nil) when it does not exist.
+type Loader func(name string) (*Template, error)
+
+// RenderOptions configure Render.
+type RenderOptions struct {
+	Undefined UndefinedBehavior
+	Loader    Loader
+	// MaxOutput bounds the rendered size (0 = 64 MiB) so a hostile template cannot exhaust memory.
+	MaxOutput int
+}
+
+// RuntimeError is an error raised while rendering, at the range of the failing expression.
+type RuntimeError struct {
+	Template string
+	R        Range
+	Msg      string
+}
+
+func (e *RuntimeError) Error() string { return e.Msg }
+
+// Segment maps output bytes [Out, Out+Len) to source bytes of template Tmpl; Exact segments copy
+// the source byte for byte, others stand for the expression at Src.
+type Segment struct {
+	Out, Src, Len int
+	Tmpl          string
+	Exact         bool
+}
+
+// Output is a render result with its source map.
+type Output struct {
+	Text     string
+	Segments []Segment
+	// Loaded lists every template loaded through the loader, in load order.
+	Loaded []*Template
+}
+
+type frame map[string]Value
+
+type evalCtx struct {
+	opts    RenderOptions
+	ctx     map[string]Value
+	frames  []frame
+	out     *strings.Builder
+	segs    []Segment
+	tmpl    *Template
+	blocks  map[string][]*Block // name -> override chain, most derived first
+	blockAt map[*Block]*Template
+	loaded  []*Template
+	depth   int
+	steps   int
+}
+
+const maxSteps = 5_000_000
+
+// Render renders t with the given context values.
+func (t *Template) Render(ctx map[string]Value, opts RenderOptions) (*Output, error) {
+	if opts.MaxOutput == 0 {
+		opts.MaxOutput = 64 << 20
+	}
+	var b strings.Builder
+	ec := &evalCtx{opts: opts, ctx: ctx, out: &b, blocks: map[string][]*Block{}, blockAt: map[*Block]*Template{}}
+	ec.frames = []frame{{}}
+	err := ec.renderTemplate(t)
+	text := b.String()
+	if err == nil && t.TrailingNewline && strings.HasSuffix(text, "\n") {
+		text = strings.TrimSuffix(text, "\n")
+		if strings.HasSuffix(text, "\r") {
+			text = strings.TrimSuffix(text, "\r")
+		}
+	}
+	return &Output{Text: text, Segments: ec.segs, Loaded: ec.loaded}, err
+}
+
+func (ec *evalCtx) fail(r Range, format string, args ...any) error {
+	return &RuntimeError{Template: ec.tmpl.Name, R: r, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (ec *evalCtx) renderTemplate(t *Template) error {
+	ec.depth++
+	defer func() { ec.depth-- }()
+	if ec.depth > 20 {
+		return &RuntimeError{Template: t.Name, Msg: "template recursion limit exceeded"}
+	}
+	prev := ec.tmpl
+	ec.tmpl = t
+	defer func() { ec.tmpl = prev }()
+	for name, b := range t.Blocks {
+		ec.blocks[name] = append(ec.blocks[name], b)
+		ec.blockAt[b] = t
+	}
+	if t.Extends == nil {
+		return ec.stmts(t.Body)
+	}
+	// child: run the body for its side effects (output outside blocks is discarded), then the parent
+	saved, savedSegs := ec.out, ec.segs
+	ec.out = &strings.Builder{}
+	err := ec.stmts(t.Body)
+	ec.out, ec.segs = saved, savedSegs
+	if err != nil {
+		return err
+	}
+	name, err := ec.eval(t.Extends.Name)
+	if err != nil {
+		return err
+	}
+	parent, err := ec.load(t.Extends.R, name)
+	if err != nil {
+		return err
+	}
+	return ec.renderTemplate(parent)
+}
+
+func (ec *evalCtx) load(r Range, name Value) (*Template, error) {
+	if name.kind != KindString {
+		return nil, ec.fail(r, "invalid operation: template name must be a string, got %s", name.typeName())
+	}
+	if ec.opts.Loader == nil {
+		return nil, ec.fail(r, "template not found: template %q does not exist", name.s)
+	}
+	t, err := ec.opts.Loader(name.s)
+	if err != nil {
+		return nil, ec.fail(r, "%s", err.Error())
+	}
+	if t == nil {
+		return nil, ec.fail(r, "template not found: template %q does not exist", name.s)
+	}
+	ec.loaded = append(ec.loaded, t)
+	return t, nil
+}
+
+func (ec *evalCtx) write(s string, src int, exact bool) error {
+	if s == "" {
+		return nil
+	}
+	if ec.out.Len()+len(s) > ec.opts.MaxOutput {
+		return &RuntimeError{Template: ec.tmpl.Name, R: Range{Start: src, End: src}, Msg: "rendered output too large"}
+	}
+	ec.segs = append(ec.segs, Segment{Out: ec.out.Len(), Src: src, Len: len(s), Tmpl: ec.tmpl.Name, Exact: exact})
+	ec.out.WriteString(s)
+	return nil
+}
+
+func (ec *evalCtx) stmts(list []Stmt) error {
+	for _, s := range list {
+		if err := ec.stmt(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (ec *evalCtx) push(f frame) { ec.frames = append(ec.frames, f) }
+func (ec *evalCtx) pop()         { ec.frames = ec.frames[:len(ec.frames)-1] }
+
+func (ec *evalCtx) stmt(s Stmt) error {
+	if ec.steps++; ec.steps > maxSteps {
+		return ec.fail(s.Span(), "template execution limit exceeded")
+	}
+	src := ec.tmpl.Source
+	switch s := s.(type) {
+	case *Text:
+		return ec.write(src[s.Out.Start:s.Out.End], s.Out.Start, true)
+	case *Raw:
+		return ec.write(src[s.Body.Start:s.Body.End], s.Body.Start, true)
+	case *Emit:
+		v, err := ec.eval(s.Expr)
+		if err != nil {
+			return err
+		}
+		if v.kind == KindUndefined && ec.opts.Undefined == Strict {
+			return ec.fail(s.Expr.Span(), "undefined value")
+		}
+		return ec.write(v.String(), s.R.Start, false)
+	case *If:
+		ok, err := ec.truthy(s.Cond)
+		if err != nil {
+			return err
+		}
+		if ok {
+			return ec.stmts(s.Then)
+		}
+		return ec.stmts(s.Else)
+	case *For:
+		return ec.forLoop(s)
+	case *Set:
+		v, err := ec.eval(s.Value)
+		if err != nil {
+			return err
+		}
+		return ec.assign(s.Target, v)
+	case *SetBlock:
+		text, err := ec.capture(s.Body)
+		if err != nil {
+			return err
+		}
+		v := StringValue(text)
+		if s.Filter != nil {
+			if v, err = ec.applyFilterChain(s.Filter, v); err != nil {
+				return err
+			}
+		}
+		return ec.assign(s.Target, v)
+	case *With:
+		f := frame{}
+		for i, t := range s.Targets {
+			v, err := ec.eval(s.Values[i])
+			if err != nil {
+				return err
+			}
+			if n, ok := t.(*Name); ok {
+				f[n.Name] = v
+			}
+		}
+		ec.push(f)
+		defer ec.pop()
+		return ec.stmts(s.Body)
+	case *Block:
+		return ec.renderBlock(s.Name, 0)
+	case *Extends:
+		return nil // handled by renderTemplate
+	case *Include:
+		name, err := ec.eval(s.Name)
+		if err != nil {
+			return err
+		}
+		t, err := ec.load(s.R, name)
+		if err != nil {
+			if s.IgnoreMissing {
+				return nil
+			}
+			return err
+		}
+		return ec.renderTemplate(t)
+	case *Import:
+		for _, n := range s.Names {
+			ec.frames[len(ec.frames)-1][n.Name] = MapValue(NewMap())
+		}
+		return nil
+	case *FilterBlock:
+		text, err := ec.capture(s.Body)
+		if err != nil {
+			return err
+		}
+		v, err := ec.applyFilterChain(s.Filter, StringValue(text))
+		if err != nil {
+			return err
+		}
+		return ec.write(v.String(), s.R.Start, false)
+	case *AutoEscape:
+		return ec.stmts(s.Body)
+	}
+	return nil
+}
+
+func (ec *evalCtx) renderBlock(name string, level int) error {
+	chain := ec.blocks[name]
+	if level >= len(chain) {
+		return nil
+	}
+	b := chain[level]
+	prev := ec.tmpl
+	ec.tmpl = ec.blockAt[b]
+	defer func() { ec.tmpl = prev }()
+	ec.push(frame{"super": {kind: KindFunc, fn: func(ec *evalCtx, _ []Value, _ []kwValue) (Value, error) {
+		text, err := ec.captureFn(func() error { return ec.renderBlock(name, level+1) })
+		return StringValue(text), err
+	}}})
+	defer ec.pop()
+	return ec.stmts(b.Body)
+}
+
+func (ec *evalCtx) capture(body []Stmt) (string, error) {
+	return ec.captureFn(func() error { return ec.stmts(body) })
+}
+
+func (ec *evalCtx) captureFn(fn func() error) (string, error) {
+	saved, savedSegs := ec.out, ec.segs
+	ec.out = &strings.Builder{}
+	err := fn()
+	text := ec.out.String()
+	ec.out, ec.segs = saved, savedSegs
+	return text, err
+}
+
+func (ec *evalCtx) assign(target Expr, v Value) error {
+	switch t := target.(type) {
+	case *Name:
+		ec.frames[len(ec.frames)-1][t.Name] = v
+	case *Tuple:
+		items, err := ec.iterate(t, v)
+		if err != nil {
+			return err
+		}
+		if len(items) != len(t.Items) {
+			return ec.fail(t.R, "invalid operation: cannot unpack %d values into %d targets", len(items), len(t.Items))
+		}
+		for i, it := range t.Items {
+			if err := ec.assign(it, items[i]); err != nil {
+				return err
+			}
+		}
+	case *GetAttr:
+		obj, err := ec.eval(t.Expr)
+		if err != nil {
+			return err
+		}
+		if obj.kind != KindMap {
+			return ec.fail(t.R, "invalid operation: can only assign to namespaces")
+		}
+		obj.m.Set(t.Name, v)
+	}
+	return nil
+}
+
+func (ec *evalCtx) truthy(e Expr) (bool, error) {
+	v, err := ec.eval(e)
+	if err != nil {
+		return false, err
+	}
+	if v.kind == KindUndefined && ec.opts.Undefined == Strict {
+		return false, ec.fail(e.Span(), "undefined value")
+	}
+	return v.Truthy(), nil
+}
+
+// iterate turns v into a list of items (map keys, string characters).
+func (ec *evalCtx) iterate(e Expr, v Value) ([]Value, error) {
+	switch v.kind {
+	case KindSeq:
+		return v.seq, nil
+	case KindMap:
+		items := make([]Value, len(v.m.Keys))
+		for i, k := range v.m.Keys {
+			items[i] = StringValue(k)
+		}
+		return items, nil
+	case KindString:
+		var items []Value
+		for _, r := range v.s {
+			items = append(items, StringValue(string(r)))
+		}
+		return items, nil
+	case KindUndefined:
+		if ec.opts.Undefined == Strict {
+			return nil, ec.fail(e.Span(), "undefined value")
+		}
+		return nil, nil
+	}
+	return nil, ec.fail(e.Span(), "invalid operation: %s is not iterable", v.typeName())
+}
+
+func (ec *evalCtx) forLoop(s *For) error {
+	iv, err := ec.eval(s.Iter)
+	if err != nil {
+		return err
+	}
+	items, err := ec.iterate(s.Iter, iv)
+	if err != nil {
+		return err
+	}
+	if s.Filter != nil {
+		var kept []Value
+		for _, it := range items {
+			ec.push(frame{})
+			if err := ec.assign(s.Target, it); err != nil {
+				ec.pop()
+				return err
+			}
+			ok, err := ec.truthy(s.Filter)
+			ec.pop()
+			if err != nil {
+				return err
+			}
+			if ok {
+				kept = append(kept, it)
+			}
+		}
+		items = kept
+	}
+	if len(items) == 0 {
+		return ec.stmts(s.Else)
+	}
+	n := len(items)
+	for i, it := range items {
+		loop := NewMap()
+		loop.Set("index", IntValue(int64(i+1)))
+		loop.Set("index0", IntValue(int64(i)))
+		loop.Set("revindex", IntValue(int64(n-i)))
+		loop.Set("revindex0", IntValue(int64(n-i-1)))
+		loop.Set("first", BoolValue(i == 0))
+		loop.Set("last", BoolValue(i == n-1))
+		loop.Set("length", IntValue(int64(n)))
+		loop.Set("depth", IntValue(1))
+		if i > 0 {
+			loop.Set("previtem", items[i-1])
+		}
+		if i+1 < n {
+			loop.Set("nextitem", items[i+1])
+		}
+		ec.push(frame{"loop": MapValue(loop)})
+		if err := ec.assign(s.Target, it); err != nil {
+			ec.pop()
+			return err
+		}
+		err := ec.stmts(s.Body)
+		ec.pop()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (ec *evalCtx) lookup(name string) Value {
+	for i := len(ec.frames) - 1; i >= 0; i-- {
+		if v, ok := ec.frames[i][name]; ok {
+			return v
+		}
+	}
+	if v, ok := ec.ctx[name]; ok {
+		return v
+	}
+	if fn, ok := globals[name]; ok {
+		return Value{kind: KindFunc, fn: fn}
+	}
+	return Undefined()
+}

@@ -1,0 +1,446 @@
+// Expression evaluation: attribute and item access, calls, operators, filters and tests.
+package template
+
+import (
+	"math"
+	"strings"
+)
+
+func (ec *evalCtx) eval(e Expr) (Value, error) {
+	switch e := e.(type) {
+	case *Name:
+		return ec.lookup(e.Name), nil
+	case *Const:
+		return e.Value, nil
+	case *List:
+		return ec.evalSeq(e.Items)
+	case *Tuple:
+		return ec.evalSeq(e.Items)
+	case *Dict:
+		m := NewMap()
+		for i, k := range e.Keys {
+			kv, err := ec.eval(k)
+			if err != nil {
+				return Value{}, err
+			}
+			vv, err := ec.eval(e.Values[i])
+			if err != nil {
+				return Value{}, err
+			}
+			m.Set(kv.String(), vv)
+		}
+		return MapValue(m), nil
+	case *GetAttr:
+		obj, err := ec.eval(e.Expr)
+		if err != nil {
+			return Value{}, err
+		}
+		return ec.getAttr(e.R, obj, StringValue(e.Name))
+	case *GetItem:
+		obj, err := ec.eval(e.Expr)
+		if err != nil {
+			return Value{}, err
+		}
+		idx, err := ec.eval(e.Index)
+		if err != nil {
+			return Value{}, err
+		}
+		return ec.getAttr(e.R, obj, idx)
+	case *Slice:
+		return ec.slice(e)
+	case *Call:
+		return ec.call(e)
+	case *Filter:
+		var v Value
+		if e.Expr != nil {
+			var err error
+			if v, err = ec.eval(e.Expr); err != nil {
+				return Value{}, err
+			}
+		}
+		return ec.applyFilter(e, v)
+	case *Test:
+		v, err := ec.eval(e.Expr)
+		if err != nil {
+			return Value{}, err
+		}
+		ok, err := ec.applyTest(e, v)
+		return BoolValue(ok != e.Negated), err
+	case *Unary:
+		v, err := ec.eval(e.Expr)
+		if err != nil {
+			return Value{}, err
+		}
+		switch e.Op {
+		case "not":
+			if v.kind == KindUndefined && ec.opts.Undefined == Strict {
+				return Value{}, ec.fail(e.Expr.Span(), "undefined value")
+			}
+			return BoolValue(!v.Truthy()), nil
+		case "-":
+			switch v.kind {
+			case KindInt:
+				return IntValue(-v.i), nil
+			case KindFloat:
+				return FloatValue(-v.f), nil
+			}
+			return Value{}, ec.fail(e.R, "invalid operation: tried to use - operator on unsupported types %s", v.typeName())
+		}
+		if !v.isNumber() {
+			return Value{}, ec.fail(e.R, "invalid operation: tried to use + operator on unsupported types %s", v.typeName())
+		}
+		return v, nil
+	case *Binary:
+		return ec.binary(e)
+	case *CondExpr:
+		ok, err := ec.truthy(e.Cond)
+		if err != nil {
+			return Value{}, err
+		}
+		if ok {
+			return ec.eval(e.True)
+		}
+		if e.False == nil {
+			return Undefined(), nil
+		}
+		return ec.eval(e.False)
+	}
+	return Undefined(), nil
+}
+
+func (ec *evalCtx) evalSeq(items []Expr) (Value, error) {
+	out := make([]Value, len(items))
+	for i, it := range items {
+		v, err := ec.eval(it)
+		if err != nil {
+			return Value{}, err
+		}
+		out[i] = v
+	}
+	return SeqValue(out), nil
+}
+
+// getAttr implements both `a.b` and `a[b]`: attribute access on undefined or none fails.
+func (ec *evalCtx) getAttr(r Range, obj, key Value) (Value, error) {
+	switch obj.kind {
+	case KindUndefined:
+		return Value{}, ec.fail(r, "undefined value")
+	case KindNone:
+		return Value{}, ec.fail(r, "undefined value")
+	case KindMap:
+		if v, ok := obj.m.Values[key.String()]; ok {
+			return v, nil
+		}
+	case KindSeq:
+		if key.kind == KindInt {
+			i := int(key.i)
+			if i < 0 {
+				i += len(obj.seq)
+			}
+			if i >= 0 && i < len(obj.seq) {
+				return obj.seq[i], nil
+			}
+		}
+	case KindString:
+		if key.kind == KindInt {
+			rs := []rune(obj.s)
+			i := int(key.i)
+			if i < 0 {
+				i += len(rs)
+			}
+			if i >= 0 && i < len(rs) {
+				return StringValue(string(rs[i])), nil
+			}
+		}
+	}
+	return Undefined(), nil
+}
+
+func (ec *evalCtx) slice(e *Slice) (Value, error) {
+	obj, err := ec.eval(e.Expr)
+	if err != nil {
+		return Value{}, err
+	}
+	bound := func(x Expr, def int) (int, error) {
+		if x == nil {
+			return def, nil
+		}
+		v, err := ec.eval(x)
+		if err != nil {
+			return 0, err
+		}
+		if v.kind == KindNone {
+			return def, nil
+		}
+		if v.kind != KindInt {
+			return 0, ec.fail(x.Span(), "invalid operation: slice indices must be integers")
+		}
+		return int(v.i), nil
+	}
+	var items []Value
+	isStr := obj.kind == KindString
+	switch obj.kind {
+	case KindSeq:
+		items = obj.seq
+	case KindString:
+		for _, r := range obj.s {
+			items = append(items, StringValue(string(r)))
+		}
+	case KindUndefined:
+		return Value{}, ec.fail(e.R, "undefined value")
+	default:
+		return Value{}, ec.fail(e.R, "invalid operation: value of type %s cannot be sliced", obj.typeName())
+	}
+	n := len(items)
+	step, err := bound(e.Step, 1)
+	if err != nil {
+		return Value{}, err
+	}
+	if step == 0 {
+		return Value{}, ec.fail(e.R, "invalid operation: cannot slice by step size of 0")
+	}
+	start, err := bound(e.Start, 0)
+	if err != nil {
+		return Value{}, err
+	}
+	stop, err := bound(e.Stop, n)
+	if err != nil {
+		return Value{}, err
+	}
+	norm := func(i int) int {
+		if i < 0 {
+			i += n
+		}
+		return max(0, min(i, n))
+	}
+	var out []Value
+	if step > 0 {
+		for i := norm(start); i < norm(stop); i += step {
+			out = append(out, items[i])
+		}
+	} else {
+		s := n - 1
+		if e.Start != nil {
+			s = min(norm(start), n-1)
+		}
+		stopAt := -1
+		if e.Stop != nil {
+			stopAt = norm(stop)
+		}
+		for i := s; i > stopAt; i += step {
+			out = append(out, items[i])
+		}
+	}
+	if isStr {
+		var b strings.Builder
+		for _, v := range out {
+			b.WriteString(v.s)
+		}
+		return StringValue(b.String()), nil
+	}
+	return SeqValue(out), nil
+}
+
+func (ec *evalCtx) call(e *Call) (Value, error) {
+	callee, err := ec.eval(e.Callee)
+	if err != nil {
+		return Value{}, err
+	}
+	if callee.kind != KindFunc {
+		if n, ok := e.Callee.(*Name); ok && callee.kind == KindUndefined {
+			return Value{}, ec.fail(e.R, "unknown function: %s is unknown", n.Name)
+		}
+		return Value{}, ec.fail(e.R, "invalid operation: %s is not callable", callee.typeName())
+	}
+	args, kwargs, err := ec.evalArgs(e.Args, e.Kwargs)
+	if err != nil {
+		return Value{}, err
+	}
+	v, err := callee.fn(ec, args, kwargs)
+	if err != nil {
+		if _, ok := err.(*RuntimeError); !ok {
+			return Value{}, ec.fail(e.R, "%s", err.Error())
+		}
+	}
+	return v, err
+}
+
+func (ec *evalCtx) evalArgs(args []Expr, kwargs []Kwarg) ([]Value, []kwValue, error) {
+	var av []Value
+	for _, a := range args {
+		v, err := ec.eval(a)
+		if err != nil {
+			return nil, nil, err
+		}
+		av = append(av, v)
+	}
+	var kv []kwValue
+	for _, k := range kwargs {
+		v, err := ec.eval(k.Value)
+		if err != nil {
+			return nil, nil, err
+		}
+		kv = append(kv, kwValue{k.Name, v})
+	}
+	return av, kv, nil
+}
+
+func (ec *evalCtx) binary(e *Binary) (Value, error) {
+	switch e.Op {
+	case "and":
+		l, err := ec.eval(e.Left)
+		if err != nil || !l.Truthy() {
+			return l, err
+		}
+		return ec.eval(e.Right)
+	case "or":
+		l, err := ec.eval(e.Left)
+		if err != nil || l.Truthy() {
+			return l, err
+		}
+		return ec.eval(e.Right)
+	}
+	l, err := ec.eval(e.Left)
+	if err != nil {
+		return Value{}, err
+	}
+	r, err := ec.eval(e.Right)
+	if err != nil {
+		return Value{}, err
+	}
+	switch e.Op {
+	case "==":
+		return BoolValue(equal(l, r)), nil
+	case "!=":
+		return BoolValue(!equal(l, r)), nil
+	case "<", "<=", ">", ">=":
+		c, ok := compare(l, r)
+		if !ok {
+			return Value{}, ec.fail(e.R, "invalid operation: tried to use %s operator on unsupported types %s and %s", e.Op, l.typeName(), r.typeName())
+		}
+		switch e.Op {
+		case "<":
+			return BoolValue(c < 0), nil
+		case "<=":
+			return BoolValue(c <= 0), nil
+		case ">":
+			return BoolValue(c > 0), nil
+		}
+		return BoolValue(c >= 0), nil
+	case "in", "not in":
+		ok, err := ec.contains(e, r, l)
+		return BoolValue(ok == (e.Op == "in")), err
+	case "~":
+		if ec.opts.Undefined == Strict && (l.kind == KindUndefined || r.kind == KindUndefined) {
+			return Value{}, ec.fail(e.R, "undefined value")
+		}
+		return StringValue(l.String() + r.String()), nil
+	}
+	return ec.arith(e, l, r)
+}
+
+func (ec *evalCtx) contains(e *Binary, container, item Value) (bool, error) {
+	switch container.kind {
+	case KindString:
+		return strings.Contains(container.s, item.String()), nil
+	case KindSeq:
+		for _, it := range container.seq {
+			if equal(it, item) {
+				return true, nil
+			}
+		}
+		return false, nil
+	case KindMap:
+		_, ok := container.m.Values[item.String()]
+		return ok, nil
+	case KindUndefined:
+		if ec.opts.Undefined == Strict {
+			return false, ec.fail(e.Right.Span(), "undefined value")
+		}
+		return false, nil
+	}
+	return false, ec.fail(e.R, "invalid operation: cannot perform a containment check on this value")
+}
+
+func (ec *evalCtx) arith(e *Binary, l, r Value) (Value, error) {
+	bad := func() (Value, error) {
+		return Value{}, ec.fail(e.R, "invalid operation: tried to use %s operator on unsupported types %s and %s", e.Op, l.typeName(), r.typeName())
+	}
+	if e.Op == "+" && l.kind == KindString && r.kind == KindString {
+		return StringValue(l.s + r.s), nil
+	}
+	if e.Op == "+" && l.kind == KindSeq && r.kind == KindSeq {
+		return SeqValue(append(append([]Value{}, l.seq...), r.seq...)), nil
+	}
+	if e.Op == "*" && l.kind == KindString && r.kind == KindInt {
+		if r.i < 0 || int(r.i)*len(l.s) > 16<<20 {
+			return bad()
+		}
+		return StringValue(strings.Repeat(l.s, int(r.i))), nil
+	}
+	if !l.isNumber() || !r.isNumber() {
+		return bad()
+	}
+	if l.kind != KindFloat && r.kind != KindFloat && e.Op != "/" {
+		a, b := l.i, r.i
+		if l.kind == KindBool && l.b {
+			a = 1
+		}
+		if r.kind == KindBool && r.b {
+			b = 1
+		}
+		switch e.Op {
+		case "+":
+			return IntValue(a + b), nil
+		case "-":
+			return IntValue(a - b), nil
+		case "*":
+			return IntValue(a * b), nil
+		case "//":
+			if b == 0 {
+				return Value{}, ec.fail(e.R, "invalid operation: tried to use // operator on unsupported types number and number")
+			}
+			q := a / b
+			if (a%b != 0) && ((a < 0) != (b < 0)) {
+				q--
+			}
+			return IntValue(q), nil
+		case "%":
+			if b == 0 {
+				return Value{}, ec.fail(e.R, "invalid operation: tried to use %% operator on unsupported types number and number")
+			}
+			m := a % b
+			if m != 0 && ((m < 0) != (b < 0)) {
+				m += b
+			}
+			return IntValue(m), nil
+		case "**":
+			if b >= 0 && b < 64 {
+				res := int64(1)
+				for i := int64(0); i < b; i++ {
+					res *= a
+				}
+				return IntValue(res), nil
+			}
+		}
+	}
+	x, _ := l.asFloat()
+	y, _ := r.asFloat()
+	switch e.Op {
+	case "+":
+		return FloatValue(x + y), nil
+	case "-":
+		return FloatValue(x - y), nil
+	case "*":
+		return FloatValue(x * y), nil
+	case "/":
+		return FloatValue(x / y), nil
+	case "//":
+		return FloatValue(math.Floor(x / y)), nil
+	case "%":
+		return FloatValue(math.Mod(x, y)), nil
+	case "**":
+		return FloatValue(math.Pow(x, y)), nil
+	}
+	return bad()
+}

@@ -1,0 +1,545 @@
+// Expression grammar: conditional, logic, comparison, arithmetic, concat, unary, postfix, filters, tests.
+package template
+
+import "strconv"
+
+func (p *parser) enter() error {
+	p.depth++
+	if p.depth > maxDepth {
+		return &SyntaxError{R: Range{Start: p.lx.pos, End: p.lx.pos}, Msg: "expression nested too deeply"}
+	}
+	return nil
+}
+
+func (p *parser) expr() (Expr, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer func() { p.depth-- }()
+	e, err := p.orExpr()
+	if err != nil {
+		return nil, err
+	}
+	for p.isKeyword("if") {
+		p.next()
+		cond, err := p.orExpr()
+		if err != nil {
+			return nil, err
+		}
+		ce := &CondExpr{Cond: cond, True: e, R: Range{Start: e.Span().Start, End: cond.Span().End}}
+		if p.isKeyword("else") {
+			p.next()
+			if ce.False, err = p.expr(); err != nil {
+				return nil, err
+			}
+			ce.R.End = ce.False.Span().End
+		}
+		e = ce
+	}
+	return e, nil
+}
+
+func (p *parser) binary(sub func() (Expr, error), match func(token) (string, bool)) (Expr, error) {
+	left, err := sub()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		t, err := p.peek()
+		if err != nil {
+			return nil, err
+		}
+		op, ok := match(t)
+		if !ok {
+			return left, nil
+		}
+		p.next()
+		if op == "not in" {
+			if _, err := p.next(); err != nil { // the `in` after `not`
+				return nil, err
+			}
+		}
+		right, err := sub()
+		if err != nil {
+			return nil, err
+		}
+		left = &Binary{R: Range{Start: left.Span().Start, End: right.Span().End}, Op: op, Left: left, Right: right}
+	}
+}
+
+func keyword(kws ...string) func(token) (string, bool) {
+	return func(t token) (string, bool) {
+		if t.kind == tkIdent {
+			for _, k := range kws {
+				if t.val == k {
+					return k, true
+				}
+			}
+		}
+		return "", false
+	}
+}
+
+func ops(list ...string) func(token) (string, bool) {
+	return func(t token) (string, bool) {
+		if t.kind == tkOp {
+			for _, o := range list {
+				if t.val == o {
+					return o, true
+				}
+			}
+		}
+		return "", false
+	}
+}
+
+func (p *parser) orExpr() (Expr, error) { return p.binary(p.andExpr, keyword("or")) }
+
+func (p *parser) andExpr() (Expr, error) { return p.binary(p.notExpr, keyword("and")) }
+
+func (p *parser) notExpr() (Expr, error) {
+	if p.isKeyword("not") {
+		t, _ := p.next()
+		if err := p.enter(); err != nil {
+			return nil, err
+		}
+		defer func() { p.depth-- }()
+		e, err := p.notExpr()
+		if err != nil {
+			return nil, err
+		}
+		return &Unary{R: Range{Start: t.r.Start, End: e.Span().End}, Op: "not", Expr: e}, nil
+	}
+	return p.compare()
+}
+
+func (p *parser) compare() (Expr, error) {
+	return p.binary(p.math1, func(t token) (string, bool) {
+		if t.kind == tkOp {
+			switch t.val {
+			case "==", "!=", "<", "<=", ">", ">=":
+				return t.val, true
+			}
+		}
+		if t.kind == tkIdent && t.val == "in" {
+			return "in", true
+		}
+		if t.kind == tkIdent && t.val == "not" {
+			// `not in` needs a second token; peek at the source directly
+			rest := p.lx.src[p.lx.pos:]
+			i := skipSpaces(rest, 0)
+			if len(rest) >= i+2 && rest[i:i+2] == "in" && (len(rest) == i+2 || !isIdentChar(rest[i+2])) {
+				return "not in", true
+			}
+		}
+		return "", false
+	})
+}
+
+func (p *parser) math1() (Expr, error) { return p.binary(p.concat, ops("+", "-")) }
+
+func (p *parser) concat() (Expr, error) { return p.binary(p.math2, ops("~")) }
+
+func (p *parser) math2() (Expr, error) { return p.binary(p.pow, ops("*", "/", "//", "%")) }
+
+func (p *parser) pow() (Expr, error) { return p.binary(p.unary, ops("**")) }
+
+func (p *parser) unary() (Expr, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer func() { p.depth-- }()
+	t, err := p.peek()
+	if err != nil {
+		return nil, err
+	}
+	if t.kind == tkOp && (t.val == "-" || t.val == "+") {
+		p.next()
+		e, err := p.unary()
+		if err != nil {
+			return nil, err
+		}
+		return &Unary{R: Range{Start: t.r.Start, End: e.Span().End}, Op: t.val, Expr: e}, nil
+	}
+	e, err := p.primary()
+	if err != nil {
+		return nil, err
+	}
+	if e, err = p.postfix(e); err != nil {
+		return nil, err
+	}
+	return p.filterChain(e)
+}
+
+// filterChain parses `| f(args)` and `is test` suffixes; with base nil it parses a bare filter chain.
+func (p *parser) filterChain(base Expr) (Expr, error) {
+	e := base
+	first := base == nil
+	for {
+		t, err := p.peek()
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case first || (t.kind == tkOp && t.val == "|"):
+			if !first {
+				p.next()
+			}
+			first = false
+			name, err := p.next()
+			if err != nil {
+				return nil, err
+			}
+			if name.kind != tkIdent {
+				return nil, p.unexpected(name, "identifier")
+			}
+			start := name.r.Start
+			if e != nil {
+				start = e.Span().Start
+			}
+			f := &Filter{Expr: e, Name: name.val, NameRange: name.r, R: Range{Start: start, End: name.r.End}}
+			if p.isOp("(") {
+				p.next()
+				end, err := p.args(&f.Args, &f.Kwargs)
+				if err != nil {
+					return nil, err
+				}
+				f.R.End = end
+			}
+			e = f
+		case t.kind == tkIdent && t.val == "is" && e != nil:
+			p.next()
+			tt := &Test{Expr: e}
+			name, err := p.next()
+			if err != nil {
+				return nil, err
+			}
+			if name.kind == tkIdent && name.val == "not" {
+				tt.Negated = true
+				if name, err = p.next(); err != nil {
+					return nil, err
+				}
+			}
+			if name.kind != tkIdent {
+				return nil, p.unexpected(name, "identifier")
+			}
+			tt.Name, tt.NameRange = name.val, name.r
+			tt.R = Range{Start: e.Span().Start, End: name.r.End}
+			nt, err := p.peek()
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case nt.kind == tkOp && nt.val == "(":
+				p.next()
+				var kw []Kwarg
+				end, err := p.args(&tt.Args, &kw)
+				if err != nil {
+					return nil, err
+				}
+				tt.R.End = end
+			case nt.kind == tkString || nt.kind == tkInt || nt.kind == tkFloat ||
+				(nt.kind == tkIdent && !isOperatorWord(nt.val)):
+				arg, err := p.primary()
+				if err != nil {
+					return nil, err
+				}
+				if arg, err = p.postfix(arg); err != nil {
+					return nil, err
+				}
+				tt.Args = []Expr{arg}
+				tt.R.End = arg.Span().End
+			}
+			e = tt
+		default:
+			return e, nil
+		}
+	}
+}
+
+func isOperatorWord(s string) bool {
+	switch s {
+	case "and", "or", "not", "in", "is", "if", "else":
+		return true
+	}
+	return false
+}
+
+// args parses call arguments after `(` through `)` and returns the end offset.
+func (p *parser) args(args *[]Expr, kwargs *[]Kwarg) (int, error) {
+	for {
+		t, err := p.peek()
+		if err != nil {
+			return 0, err
+		}
+		if t.kind == tkOp && t.val == ")" {
+			p.next()
+			return t.r.End, nil
+		}
+		if len(*args)+len(*kwargs) > 0 {
+			if _, err := p.expectOp(","); err != nil {
+				return 0, err
+			}
+			if p.isOp(")") {
+				t, _ := p.next()
+				return t.r.End, nil
+			}
+		}
+		t, err = p.peek()
+		if err != nil {
+			return 0, err
+		}
+		if t.kind == tkIdent && p.nextIsAssign() {
+			p.next()
+			p.next() // '='
+			v, err := p.expr()
+			if err != nil {
+				return 0, err
+			}
+			*kwargs = append(*kwargs, Kwarg{Name: t.val, Value: v})
+			continue
+		}
+		v, err := p.expr()
+		if err != nil {
+			return 0, err
+		}
+		*args = append(*args, v)
+	}
+}
+
+// nextIsAssign reports whether the peeked identifier is followed by a single `=`.
+func (p *parser) nextIsAssign() bool {
+	rest := p.lx.src[p.lx.pos:]
+	i := skipSpaces(rest, 0)
+	return i < len(rest) && rest[i] == '=' && (i+1 >= len(rest) || rest[i+1] != '=')
+}
+
+func (p *parser) postfix(e Expr) (Expr, error) {
+	for {
+		t, err := p.peek()
+		if err != nil {
+			return nil, err
+		}
+		if t.kind != tkOp {
+			return e, nil
+		}
+		switch t.val {
+		case ".":
+			p.next()
+			n, err := p.next()
+			if err != nil {
+				return nil, err
+			}
+			if n.kind != tkIdent && n.kind != tkInt {
+				return nil, p.unexpected(n, "identifier")
+			}
+			e = &GetAttr{R: Range{Start: e.Span().Start, End: n.r.End}, Expr: e, Name: n.val, NameRange: n.r}
+		case "[":
+			p.next()
+			e2, err := p.subscript(e)
+			if err != nil {
+				return nil, err
+			}
+			e = e2
+		case "(":
+			p.next()
+			c := &Call{Callee: e}
+			end, err := p.args(&c.Args, &c.Kwargs)
+			if err != nil {
+				return nil, err
+			}
+			c.R = Range{Start: e.Span().Start, End: end}
+			e = c
+		default:
+			return e, nil
+		}
+	}
+}
+
+func (p *parser) subscript(base Expr) (Expr, error) {
+	var parts [3]Expr
+	idx, isSlice := 0, false
+	for {
+		t, err := p.peek()
+		if err != nil {
+			return nil, err
+		}
+		if t.kind == tkOp && t.val == "]" {
+			p.next()
+			r := Range{Start: base.Span().Start, End: t.r.End}
+			if isSlice {
+				return &Slice{R: r, Expr: base, Start: parts[0], Stop: parts[1], Step: parts[2]}, nil
+			}
+			if parts[0] == nil {
+				return nil, p.unexpected(t, "expression")
+			}
+			return &GetItem{R: r, Expr: base, Index: parts[0]}, nil
+		}
+		if t.kind == tkOp && t.val == ":" {
+			p.next()
+			isSlice = true
+			if idx++; idx > 2 {
+				return nil, p.unexpected(t, "`]`")
+			}
+			continue
+		}
+		if parts[idx] != nil {
+			return nil, p.unexpected(t, "`]`")
+		}
+		if parts[idx], err = p.expr(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (p *parser) primary() (Expr, error) {
+	t, err := p.next()
+	if err != nil {
+		return nil, err
+	}
+	switch t.kind {
+	case tkIdent:
+		switch t.val {
+		case "true", "True":
+			return &Const{R: t.r, Value: BoolValue(true)}, nil
+		case "false", "False":
+			return &Const{R: t.r, Value: BoolValue(false)}, nil
+		case "none", "None":
+			return &Const{R: t.r, Value: NoneValue()}, nil
+		}
+		return &Name{R: t.r, Name: t.val}, nil
+	case tkString:
+		s, r := t.val, t.r
+		for {
+			nt, err := p.peek()
+			if err != nil || nt.kind != tkString {
+				break
+			}
+			p.next()
+			s += nt.val
+			r.End = nt.r.End
+		}
+		return &Const{R: r, Value: StringValue(s)}, nil
+	case tkInt:
+		v, err := parseInt(t)
+		if err != nil {
+			return nil, err
+		}
+		return &Const{R: t.r, Value: v}, nil
+	case tkFloat:
+		f, err := strconv.ParseFloat(t.val, 64)
+		if err != nil {
+			return nil, &SyntaxError{R: t.r, Msg: "invalid float"}
+		}
+		return &Const{R: t.r, Value: FloatValue(f)}, nil
+	case tkOp:
+		switch t.val {
+		case "(":
+			return p.parenthesized(t)
+		case "[":
+			l := &List{}
+			end, err := p.sequence("]", &l.Items)
+			if err != nil {
+				return nil, err
+			}
+			l.R = Range{Start: t.r.Start, End: end}
+			return l, nil
+		case "{":
+			return p.dict(t)
+		}
+	}
+	return nil, p.unexpected(t, "expression")
+}
+
+func (p *parser) parenthesized(open token) (Expr, error) {
+	if p.isOp(")") {
+		c, _ := p.next()
+		return &Tuple{R: Range{Start: open.r.Start, End: c.r.End}}, nil
+	}
+	e, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	if p.isOp(")") {
+		p.next()
+		return e, nil
+	}
+	items := []Expr{e}
+	end, err := p.sequenceAfterFirst(")", &items)
+	if err != nil {
+		return nil, err
+	}
+	return &Tuple{R: Range{Start: open.r.Start, End: end}, Items: items}, nil
+}
+
+func (p *parser) sequence(closer string, items *[]Expr) (int, error) {
+	if p.isOp(closer) {
+		t, _ := p.next()
+		return t.r.End, nil
+	}
+	e, err := p.expr()
+	if err != nil {
+		return 0, err
+	}
+	*items = append(*items, e)
+	return p.sequenceAfterFirst(closer, items)
+}
+
+func (p *parser) sequenceAfterFirst(closer string, items *[]Expr) (int, error) {
+	for {
+		t, err := p.next()
+		if err != nil {
+			return 0, err
+		}
+		if t.kind == tkOp && t.val == closer {
+			return t.r.End, nil
+		}
+		if t.kind != tkOp || t.val != "," {
+			return 0, p.unexpected(t, "`,` or `"+closer+"`")
+		}
+		if p.isOp(closer) {
+			t, _ := p.next()
+			return t.r.End, nil
+		}
+		e, err := p.expr()
+		if err != nil {
+			return 0, err
+		}
+		*items = append(*items, e)
+	}
+}
+
+func (p *parser) dict(open token) (Expr, error) {
+	d := &Dict{}
+	for {
+		t, err := p.peek()
+		if err != nil {
+			return nil, err
+		}
+		if t.kind == tkOp && t.val == "}" {
+			p.next()
+			d.R = Range{Start: open.r.Start, End: t.r.End}
+			return d, nil
+		}
+		if len(d.Keys) > 0 {
+			if _, err := p.expectOp(","); err != nil {
+				return nil, err
+			}
+			if p.isOp("}") {
+				continue
+			}
+		}
+		k, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.expectOp(":"); err != nil {
+			return nil, err
+		}
+		v, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		d.Keys, d.Values = append(d.Keys, k), append(d.Values, v)
+	}
+}

@@ -1,0 +1,768 @@
+// Builtin filters, tests and global functions: exactly the names minijinja registers with `builtins`.
+package template
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+type filterFn func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error)
+
+var filters map[string]filterFn
+
+// FilterNames lists the builtin filters, sorted (for completion).
+func FilterNames() []string {
+	names := make([]string, 0, len(filters))
+	for n := range filters {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// TestNames lists the builtin tests, sorted.
+func TestNames() []string {
+	names := make([]string, 0, len(tests))
+	for n := range tests {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// IsFilter reports whether name is a builtin filter.
+func IsFilter(name string) bool { _, ok := filters[name]; return ok }
+
+func arg(args []Value, kw []kwValue, i int, name string) (Value, bool) {
+	for _, k := range kw {
+		if k.name == name {
+			return k.v, true
+		}
+	}
+	if i < len(args) {
+		return args[i], true
+	}
+	return Value{}, false
+}
+
+func strArg(args []Value, kw []kwValue, i int, name, def string) string {
+	if v, ok := arg(args, kw, i, name); ok {
+		return v.String()
+	}
+	return def
+}
+
+func intArg(args []Value, kw []kwValue, i int, name string, def int) int {
+	if v, ok := arg(args, kw, i, name); ok {
+		if f, ok := v.asFloat(); ok {
+			return int(f)
+		}
+	}
+	return def
+}
+
+func boolArg(args []Value, kw []kwValue, i int, name string) bool {
+	v, ok := arg(args, kw, i, name)
+	return ok && v.Truthy()
+}
+
+// str converts a filter input to text; undefined fails only in strict mode.
+func (ec *evalCtx) str(f *Filter, v Value) (string, error) {
+	if v.kind == KindUndefined && ec.opts.Undefined == Strict {
+		return "", ec.fail(f.R, "undefined value")
+	}
+	return v.String(), nil
+}
+
+func (ec *evalCtx) seqOf(f *Filter, v Value) ([]Value, error) {
+	return ec.iterate(f, v)
+}
+
+func init() {
+	strFilter := func(fn func(string) string) filterFn {
+		return func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+			s, err := ec.str(f, v)
+			return StringValue(fn(s)), err
+		}
+	}
+	length := func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+		switch v.kind {
+		case KindString:
+			return IntValue(int64(len([]rune(v.s)))), nil
+		case KindSeq:
+			return IntValue(int64(len(v.seq))), nil
+		case KindMap:
+			return IntValue(int64(len(v.m.Keys))), nil
+		}
+		return Value{}, ec.fail(f.R, "invalid operation: cannot calculate length of value of type %s", v.typeName())
+	}
+	def := func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+		d, ok := arg(args, kw, 0, "default_value")
+		if !ok {
+			d = StringValue("")
+		}
+		if v.kind == KindUndefined || (boolArg(args, kw, 1, "boolean") && !v.Truthy()) {
+			return d, nil
+		}
+		return v, nil
+	}
+	escape := func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+		s, err := ec.str(f, v)
+		r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#x27;", "/", "&#x2f;")
+		return StringValue(r.Replace(s)), err
+	}
+	filters = map[string]filterFn{
+		"safe":       func(_ *evalCtx, _ *Filter, v Value, _ []Value, _ []kwValue) (Value, error) { return v, nil },
+		"escape":     escape,
+		"e":          escape,
+		"lower":      strFilter(strings.ToLower),
+		"upper":      strFilter(strings.ToUpper),
+		"title":      strFilter(titleCase),
+		"capitalize": strFilter(capitalize),
+		"trim": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+			s, err := ec.str(f, v)
+			if chars, ok := arg(args, kw, 0, "chars"); ok && chars.kind == KindString {
+				return StringValue(strings.Trim(s, chars.s)), err
+			}
+			return StringValue(strings.TrimSpace(s)), err
+		},
+		"replace": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+			s, err := ec.str(f, v)
+			n := intArg(args, kw, 2, "count", -1)
+			return StringValue(strings.Replace(s, strArg(args, kw, 0, "old", ""), strArg(args, kw, 1, "new", ""), n)), err
+		},
+		"length":  length,
+		"count":   length,
+		"default": def,
+		"d":       def,
+		"items": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+			if v.kind != KindMap {
+				return Value{}, ec.fail(f.R, "invalid operation: cannot convert value into pair list")
+			}
+			out := make([]Value, len(v.m.Keys))
+			for i, k := range v.m.Keys {
+				out[i] = SeqValue([]Value{StringValue(k), v.m.Values[k]})
+			}
+			return SeqValue(out), nil
+		},
+		"dictsort": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+			if v.kind != KindMap {
+				return Value{}, ec.fail(f.R, "invalid operation: cannot convert value into pair list")
+			}
+			keys := append([]string{}, v.m.Keys...)
+			byValue := strArg(args, kw, -1, "by", "key") == "value"
+			sort.SliceStable(keys, func(i, j int) bool {
+				if byValue {
+					c, _ := compare(v.m.Values[keys[i]], v.m.Values[keys[j]])
+					return c < 0
+				}
+				return keys[i] < keys[j]
+			})
+			if boolArg(args, kw, -1, "reverse") {
+				for i, j := 0, len(keys)-1; i < j; i, j = i+1, j-1 {
+					keys[i], keys[j] = keys[j], keys[i]
+				}
+			}
+			out := make([]Value, len(keys))
+			for i, k := range keys {
+				out[i] = SeqValue([]Value{StringValue(k), v.m.Values[k]})
+			}
+			return SeqValue(out), nil
+		},
+		"reverse": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+			if v.kind == KindString {
+				rs := []rune(v.s)
+				for i, j := 0, len(rs)-1; i < j; i, j = i+1, j-1 {
+					rs[i], rs[j] = rs[j], rs[i]
+				}
+				return StringValue(string(rs)), nil
+			}
+			items, err := ec.seqOf(f, v)
+			out := make([]Value, len(items))
+			for i, it := range items {
+				out[len(items)-1-i] = it
+			}
+			return SeqValue(out), err
+		},
+		"join": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+			if v.kind == KindString {
+				return v, nil
+			}
+			items, err := ec.seqOf(f, v)
+			parts := make([]string, len(items))
+			for i, it := range items {
+				parts[i] = it.String()
+			}
+			return StringValue(strings.Join(parts, strArg(args, kw, 0, "d", ""))), err
+		},
+		"split": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+			s, err := ec.str(f, v)
+			var parts []string
+			if sep, ok := arg(args, kw, 0, "split"); ok && sep.kind == KindString {
+				parts = strings.SplitN(s, sep.s, intArg(args, kw, 1, "maxsplits", -1))
+			} else {
+				parts = strings.Fields(s)
+			}
+			return FromGo(parts), err
+		},
+		"lines": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+			s, err := ec.str(f, v)
+			s = strings.TrimSuffix(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+			if s == "" {
+				return SeqValue(nil), err
+			}
+			return FromGo(strings.Split(s, "\n")), err
+		},
+		"round": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+			x, ok := v.asFloat()
+			if !ok {
+				return Value{}, ec.fail(f.R, "invalid operation: cannot round value of type %s", v.typeName())
+			}
+			p := math.Pow(10, float64(intArg(args, kw, 0, "precision", 0)))
+			return FloatValue(math.Round(x*p) / p), nil
+		},
+		"abs": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+			switch v.kind {
+			case KindInt:
+				if v.i < 0 {
+					return IntValue(-v.i), nil
+				}
+				return v, nil
+			case KindFloat:
+				return FloatValue(math.Abs(v.f)), nil
+			}
+			return Value{}, ec.fail(f.R, "invalid operation: cannot get absolute value of %s", v.typeName())
+		},
+		"int": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+			switch v.kind {
+			case KindInt:
+				return v, nil
+			case KindFloat:
+				return IntValue(int64(v.f)), nil
+			case KindBool:
+				if v.b {
+					return IntValue(1), nil
+				}
+				return IntValue(0), nil
+			case KindString:
+				s := strings.TrimSpace(v.s)
+				if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+					return IntValue(i), nil
+				}
+				if x, err := strconv.ParseFloat(s, 64); err == nil {
+					return IntValue(int64(x)), nil
+				}
+			}
+			return Value{}, ec.fail(f.R, "invalid operation: cannot convert %s to integer", v.typeName())
+		},
+		"float": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+			if x, ok := v.asFloat(); ok {
+				return FloatValue(x), nil
+			}
+			if v.kind == KindString {
+				if x, err := strconv.ParseFloat(strings.TrimSpace(v.s), 64); err == nil {
+					return FloatValue(x), nil
+				}
+			}
+			return Value{}, ec.fail(f.R, "invalid operation: cannot convert %s to float", v.typeName())
+		},
+		"attr": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+			return ec.getAttr(f.R, v, StringValue(strArg(args, kw, 0, "name", "")))
+		},
+		"first": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+			items, err := ec.seqOf(f, v)
+			if err != nil || len(items) == 0 {
+				return Undefined(), err
+			}
+			return items[0], nil
+		},
+		"last": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+			items, err := ec.seqOf(f, v)
+			if err != nil || len(items) == 0 {
+				return Undefined(), err
+			}
+			return items[len(items)-1], nil
+		},
+		"min":  minMax(-1),
+		"max":  minMax(1),
+		"sort": sortFilter,
+		"list": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+			items, err := ec.seqOf(f, v)
+			return SeqValue(items), err
+		},
+		"string": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+			s, err := ec.str(f, v)
+			return StringValue(s), err
+		},
+		"bool": func(_ *evalCtx, _ *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+			return BoolValue(v.Truthy()), nil
+		},
+		"batch": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+			items, err := ec.seqOf(f, v)
+			n := intArg(args, kw, 0, "count", 1)
+			if n <= 0 {
+				return Value{}, ec.fail(f.R, "invalid operation: count must be positive")
+			}
+			var out []Value
+			for i := 0; i < len(items); i += n {
+				chunk := append([]Value{}, items[i:min(i+n, len(items))]...)
+				if fill, ok := arg(args, kw, 1, "fill_with"); ok {
+					for len(chunk) < n {
+						chunk = append(chunk, fill)
+					}
+				}
+				out = append(out, SeqValue(chunk))
+			}
+			return SeqValue(out), err
+		},
+		"slice": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+			items, err := ec.seqOf(f, v)
+			n := intArg(args, kw, 0, "count", 1)
+			if n <= 0 {
+				return Value{}, ec.fail(f.R, "invalid operation: count must be positive")
+			}
+			per, extra := len(items)/n, len(items)%n
+			var out []Value
+			off := 0
+			for i := 0; i < n; i++ {
+				size := per
+				if i < extra {
+					size++
+				}
+				out = append(out, SeqValue(items[off:off+size]))
+				off += size
+			}
+			return SeqValue(out), err
+		},
+		"indent":     indentFilter,
+		"select":     selectFilter(false, false),
+		"reject":     selectFilter(true, false),
+		"selectattr": selectFilter(false, true),
+		"rejectattr": selectFilter(true, true),
+		"map":        mapFilter,
+		"groupby":    groupbyFilter,
+		"unique": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+			items, err := ec.seqOf(f, v)
+			var out []Value
+			for _, it := range items {
+				dup := false
+				for _, o := range out {
+					if equal(o, it) {
+						dup = true
+						break
+					}
+				}
+				if !dup {
+					out = append(out, it)
+				}
+			}
+			return SeqValue(out), err
+		},
+		"pprint": func(_ *evalCtx, _ *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+			var b strings.Builder
+			v.repr(&b)
+			return StringValue(b.String()), nil
+		},
+	}
+}
+
+func titleCase(s string) string {
+	var b strings.Builder
+	prevLetter := false
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if prevLetter {
+				b.WriteRune(unicode.ToLower(r))
+			} else {
+				b.WriteRune(unicode.ToUpper(r))
+			}
+			prevLetter = true
+		} else {
+			b.WriteRune(r)
+			prevLetter = false
+		}
+	}
+	return b.String()
+}
+
+func capitalize(s string) string {
+	for i, r := range s {
+		return string(unicode.ToUpper(r)) + strings.ToLower(s[i+len(string(r)):])
+	}
+	return s
+}
+
+// indentFilter indents every line but the first (unless first=true); blank lines only with blank=true.
+func indentFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+	s, err := ec.str(f, v)
+	if err != nil {
+		return Value{}, err
+	}
+	var pad string
+	if w, ok := arg(args, kw, 0, "width"); ok && w.kind == KindString {
+		pad = w.s
+	} else {
+		pad = strings.Repeat(" ", max(0, intArg(args, kw, 0, "width", 4)))
+	}
+	first, blank := boolArg(args, kw, 1, "first"), boolArg(args, kw, 2, "blank")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if i == 0 && !first {
+			continue
+		}
+		if strings.TrimSpace(l) == "" && !blank {
+			continue
+		}
+		lines[i] = pad + l
+	}
+	return StringValue(strings.Join(lines, "\n")), nil
+}
+
+func minMax(sign int) filterFn {
+	return func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+		items, err := ec.seqOf(f, v)
+		if err != nil || len(items) == 0 {
+			return Undefined(), err
+		}
+		best := items[0]
+		for _, it := range items[1:] {
+			if c, ok := compare(it, best); ok && c*sign > 0 {
+				best = it
+			}
+		}
+		return best, nil
+	}
+}
+
+func sortFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+	items, err := ec.seqOf(f, v)
+	if err != nil {
+		return Value{}, err
+	}
+	out := append([]Value{}, items...)
+	attr := strArg(args, kw, -1, "attribute", "")
+	key := func(x Value) Value {
+		if attr != "" && x.kind == KindMap {
+			return x.m.Values[attr]
+		}
+		if x.kind == KindString && !boolArg(args, kw, -1, "case_sensitive") {
+			return StringValue(strings.ToLower(x.s))
+		}
+		return x
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		c, _ := compare(key(out[i]), key(out[j]))
+		return c < 0
+	})
+	if boolArg(args, kw, 0, "reverse") {
+		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+			out[i], out[j] = out[j], out[i]
+		}
+	}
+	return SeqValue(out), nil
+}
+
+func selectFilter(reject, byAttr bool) filterFn {
+	return func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+		items, err := ec.seqOf(f, v)
+		if err != nil {
+			return Value{}, err
+		}
+		rest := args
+		attr := ""
+		if byAttr {
+			if len(rest) == 0 {
+				return Value{}, ec.fail(f.R, "invalid operation: missing argument")
+			}
+			attr, rest = rest[0].String(), rest[1:]
+		}
+		var out []Value
+		for _, it := range items {
+			x := it
+			if byAttr {
+				x, _ = ec.getAttr(f.R, it, StringValue(attr))
+			}
+			ok := x.Truthy()
+			if len(rest) > 0 {
+				name := rest[0].String()
+				tf, known := tests[name]
+				if !known {
+					return Value{}, ec.fail(f.R, "unknown test: test %s is unknown", name)
+				}
+				if ok, err = tf(ec, x, rest[1:]); err != nil {
+					return Value{}, err
+				}
+			}
+			if ok != reject {
+				out = append(out, it)
+			}
+		}
+		return SeqValue(out), nil
+	}
+}
+
+func mapFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+	items, err := ec.seqOf(f, v)
+	if err != nil {
+		return Value{}, err
+	}
+	out := make([]Value, 0, len(items))
+	if a, ok := arg(nil, kw, -1, "attribute"); ok {
+		d, hasDef := arg(nil, kw, -1, "default")
+		for _, it := range items {
+			x, err := ec.getAttr(f.R, it, a)
+			if err != nil {
+				return Value{}, err
+			}
+			if x.kind == KindUndefined && hasDef {
+				x = d
+			}
+			out = append(out, x)
+		}
+		return SeqValue(out), nil
+	}
+	if len(args) == 0 {
+		return SeqValue(items), nil
+	}
+	name := args[0].String()
+	fn, ok := filters[name]
+	if !ok {
+		return Value{}, ec.fail(f.R, "unknown filter: filter %s is unknown", name)
+	}
+	for _, it := range items {
+		x, err := fn(ec, f, it, args[1:], nil)
+		if err != nil {
+			return Value{}, err
+		}
+		out = append(out, x)
+	}
+	return SeqValue(out), nil
+}
+
+func groupbyFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+	items, err := ec.seqOf(f, v)
+	if err != nil {
+		return Value{}, err
+	}
+	attr := strArg(args, kw, 0, "attribute", "")
+	groups := NewMap()
+	for _, it := range items {
+		k, _ := ec.getAttr(f.R, it, StringValue(attr))
+		g := groups.Values[k.String()]
+		groups.Set(k.String(), SeqValue(append(g.seq, it)))
+	}
+	out := make([]Value, 0, len(groups.Keys))
+	for _, k := range groups.Keys {
+		m := NewMap()
+		m.Set("grouper", StringValue(k))
+		m.Set("list", groups.Values[k])
+		out = append(out, MapValue(m))
+	}
+	return SeqValue(out), nil
+}
+
+func (ec *evalCtx) applyFilter(f *Filter, v Value) (Value, error) {
+	fn, ok := filters[f.Name]
+	if !ok {
+		return Value{}, ec.fail(f.NameRange, "unknown filter: filter %s is unknown", f.Name)
+	}
+	args, kw, err := ec.evalArgs(f.Args, f.Kwargs)
+	if err != nil {
+		return Value{}, err
+	}
+	return fn(ec, f, v, args, kw)
+}
+
+// applyFilterChain applies a bare filter chain (from `{% filter %}` or `{% set x | f %}`) to v.
+func (ec *evalCtx) applyFilterChain(chain Expr, v Value) (Value, error) {
+	f, ok := chain.(*Filter)
+	if !ok {
+		return v, nil
+	}
+	if f.Expr != nil {
+		var err error
+		if v, err = ec.applyFilterChain(f.Expr, v); err != nil {
+			return Value{}, err
+		}
+	}
+	return ec.applyFilter(f, v)
+}
+
+type testFn func(ec *evalCtx, v Value, args []Value) (bool, error)
+
+var tests map[string]testFn
+
+func (ec *evalCtx) applyTest(t *Test, v Value) (bool, error) {
+	fn, ok := tests[t.Name]
+	if !ok {
+		return false, ec.fail(t.NameRange, "unknown test: test %s is unknown", t.Name)
+	}
+	args, _, err := ec.evalArgs(t.Args, nil)
+	if err != nil {
+		return false, err
+	}
+	return fn(ec, v, args)
+}
+
+func init() {
+	kind := func(ks ...Kind) testFn {
+		return func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+			for _, k := range ks {
+				if v.kind == k {
+					return true, nil
+				}
+			}
+			return false, nil
+		}
+	}
+	cmp := func(ok func(int) bool) testFn {
+		return func(_ *evalCtx, v Value, args []Value) (bool, error) {
+			if len(args) == 0 {
+				return false, fmt.Errorf("missing argument")
+			}
+			c, comparable := compare(v, args[0])
+			return comparable && ok(c), nil
+		}
+	}
+	eq := func(_ *evalCtx, v Value, args []Value) (bool, error) {
+		return len(args) > 0 && equal(v, args[0]), nil
+	}
+	ne := func(_ *evalCtx, v Value, args []Value) (bool, error) {
+		return len(args) > 0 && !equal(v, args[0]), nil
+	}
+	parity := func(want int64) testFn {
+		return func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+			return v.kind == KindInt && (v.i%2+2)%2 == want, nil
+		}
+	}
+	lt, le := cmp(func(c int) bool { return c < 0 }), cmp(func(c int) bool { return c <= 0 })
+	gt, ge := cmp(func(c int) bool { return c > 0 }), cmp(func(c int) bool { return c >= 0 })
+	tests = map[string]testFn{
+		"undefined": kind(KindUndefined),
+		"defined": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+			return v.kind != KindUndefined, nil
+		},
+		"none":     kind(KindNone),
+		"safe":     func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.safe, nil },
+		"escaped":  func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.safe, nil },
+		"boolean":  kind(KindBool),
+		"odd":      parity(1),
+		"even":     parity(0),
+		"number":   kind(KindInt, KindFloat),
+		"integer":  kind(KindInt),
+		"int":      kind(KindInt),
+		"float":    kind(KindFloat),
+		"string":   kind(KindString),
+		"sequence": kind(KindSeq),
+		"iterable": kind(KindSeq, KindMap, KindString),
+		"mapping":  kind(KindMap),
+		"divisibleby": func(_ *evalCtx, v Value, args []Value) (bool, error) {
+			if len(args) == 0 || v.kind != KindInt || args[0].kind != KindInt || args[0].i == 0 {
+				return false, nil
+			}
+			return v.i%args[0].i == 0, nil
+		},
+		"startingwith": func(_ *evalCtx, v Value, args []Value) (bool, error) {
+			return len(args) > 0 && strings.HasPrefix(v.String(), args[0].String()), nil
+		},
+		"endingwith": func(_ *evalCtx, v Value, args []Value) (bool, error) {
+			return len(args) > 0 && strings.HasSuffix(v.String(), args[0].String()), nil
+		},
+		"lower": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+			return v.kind == KindString && strings.ToLower(v.s) == v.s, nil
+		},
+		"upper": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+			return v.kind == KindString && strings.ToUpper(v.s) == v.s, nil
+		},
+		"sameas": eq,
+		"eq":     eq, "equalto": eq, "==": eq,
+		"ne": ne, "!=": ne,
+		"lt": lt, "lessthan": lt, "<": lt,
+		"le": le, "<=": le,
+		"gt": gt, "greaterthan": gt, ">": gt,
+		"ge": ge, ">=": ge,
+		"in": func(_ *evalCtx, v Value, args []Value) (bool, error) {
+			if len(args) == 0 {
+				return false, nil
+			}
+			switch c := args[0]; c.kind {
+			case KindString:
+				return strings.Contains(c.s, v.String()), nil
+			case KindSeq:
+				for _, it := range c.seq {
+					if equal(it, v) {
+						return true, nil
+					}
+				}
+			case KindMap:
+				_, ok := c.m.Values[v.String()]
+				return ok, nil
+			}
+			return false, nil
+		},
+		"true":   func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.kind == KindBool && v.b, nil },
+		"false":  func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.kind == KindBool && !v.b, nil },
+		"filter": func(_ *evalCtx, v Value, _ []Value) (bool, error) { return IsFilter(v.String()), nil },
+		"test": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+			_, ok := tests[v.String()]
+			return ok, nil
+		},
+	}
+}
+
+type globalFn = func(*evalCtx, []Value, []kwValue) (Value, error)
+
+// globals are minijinja's builtin functions. goose's variable check still reports them as missing
+// parameters (undeclared_variables does not special-case globals).
+var globals = map[string]globalFn{
+	"range": func(_ *evalCtx, args []Value, _ []kwValue) (Value, error) {
+		var lo, hi, step int64 = 0, 0, 1
+		switch len(args) {
+		case 1:
+			hi = args[0].i
+		case 2:
+			lo, hi = args[0].i, args[1].i
+		case 3:
+			lo, hi, step = args[0].i, args[1].i, args[2].i
+		default:
+			return Value{}, fmt.Errorf("invalid operation: range expects 1 to 3 arguments")
+		}
+		if step == 0 {
+			return Value{}, fmt.Errorf("invalid operation: cannot create range with step of 0")
+		}
+		var out []Value
+		for i := lo; (step > 0 && i < hi) || (step < 0 && i > hi); i += step {
+			if len(out) >= 100000 {
+				return Value{}, fmt.Errorf("invalid operation: range has too many elements")
+			}
+			out = append(out, IntValue(i))
+		}
+		return SeqValue(out), nil
+	},
+	"dict": func(_ *evalCtx, args []Value, kw []kwValue) (Value, error) {
+		m := NewMap()
+		if len(args) > 0 && args[0].kind == KindMap {
+			for _, k := range args[0].m.Keys {
+				m.Set(k, args[0].m.Values[k])
+			}
+		}
+		for _, k := range kw {
+			m.Set(k.name, k.v)
+		}
+		return MapValue(m), nil
+	},
+	"namespace": func(_ *evalCtx, _ []Value, kw []kwValue) (Value, error) {
+		m := NewMap()
+		for _, k := range kw {
+			m.Set(k.name, k.v)
+		}
+		return MapValue(m), nil
+	},
+	"debug": func(ec *evalCtx, _ []Value, _ []kwValue) (Value, error) {
+		return StringValue(""), nil
+	},
+}

@@ -1,0 +1,379 @@
+// Lexer for goose's template dialect: data segments, tags with whitespace control, raw blocks, comments.
+package template
+
+import (
+	"fmt"
+	"strings"
+)
+
+type tokKind uint8
+
+const (
+	tkEOF tokKind = iota
+	tkVarEnd
+	tkBlockEnd
+	tkIdent
+	tkString
+	tkInt
+	tkFloat
+	tkOp
+)
+
+type token struct {
+	kind tokKind
+	val  string // identifier, operator, decoded string or number text
+	r    Range
+}
+
+func (t token) describe() string {
+	switch t.kind {
+	case tkEOF:
+		return "end of input"
+	case tkVarEnd:
+		return "end of variable block"
+	case tkBlockEnd:
+		return "end of block"
+	case tkIdent:
+		return "identifier"
+	case tkString:
+		return "string"
+	case tkInt:
+		return "integer"
+	case tkFloat:
+		return "float"
+	}
+	return "`" + t.val + "`"
+}
+
+// SyntaxError is a template syntax error with the range it concerns.
+type SyntaxError struct {
+	R   Range
+	Msg string
+}
+
+func (e *SyntaxError) Error() string { return "syntax error: " + e.Msg }
+
+// lexer walks the source; the parser drives it between data mode (scanData) and tag mode (next).
+type lexer struct {
+	src      string
+	pos      int
+	trimNext bool // the previous tag ended with `-`: strip leading whitespace of the next data
+	depth    int  // open `{`, `[`, `(` inside the current tag
+	inVar    bool // inside `{{ }}` (else inside `{% %}`)
+	tags     []Tag
+	tagStart int
+	keyword  string // statement keyword of the block tag being read
+}
+
+// opener is what ended a data segment.
+type opener uint8
+
+const (
+	openEOF opener = iota
+	openVar
+	openBlock
+)
+
+// scanData returns the text up to the next `{{` or `{%` (comments and raw blocks are consumed) and what
+// follows it. Raw blocks are returned as separate statements through raws.
+func (lx *lexer) scanData(emit func(Stmt)) (opener, error) {
+	for {
+		start := lx.pos
+		i := indexOpen(lx.src, lx.pos)
+		end := len(lx.src)
+		if i >= 0 {
+			end = i
+		}
+		out := Range{Start: start, End: end}
+		if lx.trimNext {
+			for out.Start < out.End && isSpace(lx.src[out.Start]) {
+				out.Start++
+			}
+			lx.trimNext = false
+		}
+		if i >= 0 && i+2 < len(lx.src) && lx.src[i+2] == '-' {
+			for out.End > out.Start && isSpace(lx.src[out.End-1]) {
+				out.End--
+			}
+		}
+		if end > start {
+			emit(&Text{R: Range{Start: start, End: end}, Out: out})
+		}
+		if i < 0 {
+			lx.pos = len(lx.src)
+			return openEOF, nil
+		}
+		lx.pos = i + 2
+		lx.tagStart = i
+		if lx.pos < len(lx.src) && (lx.src[lx.pos] == '-' || lx.src[lx.pos] == '+') {
+			lx.pos++
+		}
+		switch lx.src[i+1] {
+		case '#':
+			j := strings.Index(lx.src[lx.pos:], "#}")
+			if j < 0 {
+				lx.tags = append(lx.tags, Tag{Kind: TagComment, R: Range{Start: i, End: len(lx.src)}})
+				return openEOF, &SyntaxError{R: Range{Start: i, End: i + 2}, Msg: "unexpected end of comment"}
+			}
+			endC := lx.pos + j
+			if endC > lx.pos && lx.src[endC-1] == '-' {
+				lx.trimNext = true
+			}
+			lx.pos = endC + 2
+			lx.tags = append(lx.tags, Tag{Kind: TagComment, R: Range{Start: i, End: lx.pos}})
+			continue
+		case '{':
+			lx.inVar, lx.depth = true, 0
+			return openVar, nil
+		default:
+			if raw, ok, err := lx.tryRaw(i); ok || err != nil {
+				if err != nil {
+					return openEOF, err
+				}
+				emit(raw)
+				continue
+			}
+			lx.inVar, lx.depth = false, 0
+			return openBlock, nil
+		}
+	}
+}
+
+// indexOpen finds the next `{{`, `{%` or `{#` at or after from.
+func indexOpen(s string, from int) int {
+	for {
+		j := strings.IndexByte(s[from:], '{')
+		if j < 0 || from+j+1 >= len(s) {
+			return -1
+		}
+		k := from + j
+		switch s[k+1] {
+		case '{', '%', '#':
+			return k
+		}
+		from = k + 1
+	}
+}
+
+// tryRaw recognises `{% raw %}` at the tag starting at i and consumes through `{% endraw %}`.
+func (lx *lexer) tryRaw(i int) (*Raw, bool, error) {
+	p := skipSpaces(lx.src, lx.pos)
+	if !strings.HasPrefix(lx.src[p:], "raw") {
+		return nil, false, nil
+	}
+	p = skipSpaces(lx.src, p+3)
+	trimBody := false
+	if p < len(lx.src) && (lx.src[p] == '-' || lx.src[p] == '+') {
+		trimBody = lx.src[p] == '-'
+		p++
+	}
+	if !strings.HasPrefix(lx.src[p:], "%}") {
+		return nil, false, nil
+	}
+	bodyStart := p + 2
+	lx.tags = append(lx.tags, Tag{Kind: TagBlock, R: Range{Start: i, End: bodyStart}, Keyword: "raw"})
+	// find {%-? endraw -?%}
+	q := bodyStart
+	for {
+		j := strings.Index(lx.src[q:], "{%")
+		if j < 0 {
+			return nil, true, &SyntaxError{R: Range{Start: i, End: bodyStart}, Msg: "unexpected end of raw block"}
+		}
+		k := q + j
+		r := k + 2
+		trimEnd := false
+		if r < len(lx.src) && (lx.src[r] == '-' || lx.src[r] == '+') {
+			trimEnd = lx.src[r] == '-'
+			r++
+		}
+		r = skipSpaces(lx.src, r)
+		if !strings.HasPrefix(lx.src[r:], "endraw") {
+			q = k + 2
+			continue
+		}
+		r = skipSpaces(lx.src, r+6)
+		trimAfter := false
+		if r < len(lx.src) && (lx.src[r] == '-' || lx.src[r] == '+') {
+			trimAfter = lx.src[r] == '-'
+			r++
+		}
+		if !strings.HasPrefix(lx.src[r:], "%}") {
+			q = k + 2
+			continue
+		}
+		body := Range{Start: bodyStart, End: k}
+		if trimBody {
+			for body.Start < body.End && isSpace(lx.src[body.Start]) {
+				body.Start++
+			}
+		}
+		if trimEnd {
+			for body.End > body.Start && isSpace(lx.src[body.End-1]) {
+				body.End--
+			}
+		}
+		lx.pos = r + 2
+		lx.trimNext = trimAfter
+		lx.tags = append(lx.tags, Tag{Kind: TagBlock, R: Range{Start: k, End: lx.pos}, Keyword: "endraw"})
+		return &Raw{R: Range{Start: i, End: lx.pos}, Body: body}, true, nil
+	}
+}
+
+func skipSpaces(s string, p int) int {
+	for p < len(s) && isSpace(s[p]) {
+		p++
+	}
+	return p
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' }
+
+func isIdentStart(c byte) bool { return c == '_' || (c|0x20 >= 'a' && c|0x20 <= 'z') }
+
+func isIdentChar(c byte) bool { return isIdentStart(c) || (c >= '0' && c <= '9') }
+
+// next returns the next token inside a tag; the closing delimiter yields tkVarEnd or tkBlockEnd.
+func (lx *lexer) next() (token, error) {
+	s := lx.src
+	lx.pos = skipSpaces(s, lx.pos)
+	p := lx.pos
+	if p >= len(s) {
+		return token{kind: tkEOF, r: Range{Start: p, End: p}}, nil
+	}
+	// closing delimiters, optionally with whitespace control
+	if lx.depth == 0 || !lx.inVar {
+		q, trim := p, false
+		if s[q] == '-' || s[q] == '+' {
+			trim = s[q] == '-'
+			q++
+		}
+		if lx.inVar && strings.HasPrefix(s[q:], "}}") {
+			lx.pos, lx.trimNext = q+2, trim
+			lx.closeTag(TagVariable)
+			return token{kind: tkVarEnd, r: Range{Start: p, End: q + 2}}, nil
+		}
+		if !lx.inVar && strings.HasPrefix(s[q:], "%}") {
+			lx.pos, lx.trimNext = q+2, trim
+			lx.closeTag(TagBlock)
+			return token{kind: tkBlockEnd, r: Range{Start: p, End: q + 2}}, nil
+		}
+	}
+	c := s[p]
+	switch {
+	case isIdentStart(c):
+		q := p + 1
+		for q < len(s) && isIdentChar(s[q]) {
+			q++
+		}
+		lx.pos = q
+		return token{kind: tkIdent, val: s[p:q], r: Range{Start: p, End: q}}, nil
+	case c >= '0' && c <= '9':
+		return lx.number()
+	case c == '"' || c == '\'':
+		return lx.str(c)
+	}
+	for _, op := range operators {
+		if strings.HasPrefix(s[p:], op) {
+			switch op {
+			case "(", "[", "{":
+				lx.depth++
+			case ")", "]", "}":
+				if lx.depth > 0 {
+					lx.depth--
+				}
+			}
+			lx.pos = p + len(op)
+			return token{kind: tkOp, val: op, r: Range{Start: p, End: lx.pos}}, nil
+		}
+	}
+	return token{}, &SyntaxError{R: Range{Start: p, End: p + 1}, Msg: fmt.Sprintf("unexpected character %q", rune(c))}
+}
+
+func (lx *lexer) closeTag(kind TagKind) {
+	lx.tags = append(lx.tags, Tag{Kind: kind, R: Range{Start: lx.tagStart, End: lx.pos}, Keyword: lx.keyword})
+	lx.keyword = ""
+}
+
+// operators, longest first.
+var operators = []string{"**", "//", "==", "!=", "<=", ">=", "+", "-", "*", "/", "%", "~", "(", ")", "[", "]", "{", "}", ",", ".", ":", "|", "=", "<", ">"}
+
+func (lx *lexer) number() (token, error) {
+	s, p := lx.src, lx.pos
+	q := p
+	isFloat := false
+	for q < len(s) && (s[q] >= '0' && s[q] <= '9' || s[q] == '_') {
+		q++
+	}
+	if q+1 < len(s) && s[q] == '.' && s[q+1] >= '0' && s[q+1] <= '9' {
+		isFloat = true
+		q++
+		for q < len(s) && (s[q] >= '0' && s[q] <= '9' || s[q] == '_') {
+			q++
+		}
+	}
+	if q < len(s) && (s[q] == 'e' || s[q] == 'E') {
+		r := q + 1
+		if r < len(s) && (s[r] == '+' || s[r] == '-') {
+			r++
+		}
+		if r < len(s) && s[r] >= '0' && s[r] <= '9' {
+			isFloat = true
+			for r < len(s) && s[r] >= '0' && s[r] <= '9' {
+				r++
+			}
+			q = r
+		}
+	}
+	lx.pos = q
+	kind := tkInt
+	if isFloat {
+		kind = tkFloat
+	}
+	return token{kind: kind, val: strings.ReplaceAll(s[p:q], "_", ""), r: Range{Start: p, End: q}}, nil
+}
+
+func (lx *lexer) str(quote byte) (token, error) {
+	s, p := lx.src, lx.pos
+	var b strings.Builder
+	q := p + 1
+	for q < len(s) {
+		c := s[q]
+		if c == quote {
+			lx.pos = q + 1
+			return token{kind: tkString, val: b.String(), r: Range{Start: p, End: q + 1}}, nil
+		}
+		if c == '\\' && q+1 < len(s) {
+			q++
+			switch s[q] {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'r':
+				b.WriteByte('\r')
+			case 'b':
+				b.WriteByte('\b')
+			case 'f':
+				b.WriteByte('\f')
+			case 'u':
+				if q+4 < len(s) {
+					var r rune
+					if _, err := fmt.Sscanf(s[q+1:q+5], "%04x", &r); err == nil {
+						b.WriteRune(r)
+						q += 4
+						break
+					}
+				}
+				return token{}, &SyntaxError{R: Range{Start: q - 1, End: q + 1}, Msg: "invalid unicode escape"}
+			default:
+				b.WriteByte(s[q])
+			}
+			q++
+			continue
+		}
+		b.WriteByte(c)
+		q++
+	}
+	lx.pos = len(s)
+	return token{}, &SyntaxError{R: Range{Start: p, End: len(s)}, Msg: "unexpected end of string"}
+}

@@ -1,0 +1,603 @@
+// Recursive-descent parser producing the AST with byte ranges, following minijinja's grammar.
+package template
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// maxDepth bounds nesting so hostile input cannot exhaust the stack.
+const maxDepth = 200
+
+type parser struct {
+	lx     *lexer
+	tok    token
+	peeked bool
+	depth  int
+	blocks map[string]*Block
+	ext    *Extends
+}
+
+// Parse parses src as a template named name.
+func Parse(name, src string) (*Template, error) {
+	p := &parser{lx: &lexer{src: src}, blocks: map[string]*Block{}}
+	body, end, err := p.subparse(nil)
+	t := &Template{Name: name, Source: src, Body: body, Blocks: p.blocks, Extends: p.ext, Tags: p.lx.tags}
+	if n := len(src); n > 0 && src[n-1] == '\n' {
+		t.TrailingNewline = true
+	}
+	if err != nil {
+		return t, err
+	}
+	if end != "" {
+		return t, &SyntaxError{R: p.tok.r, Msg: fmt.Sprintf("unexpected `%s`", end)}
+	}
+	return t, nil
+}
+
+// ParseExpression parses a standalone expression (as `{{ src }}` would hold it).
+func ParseExpression(src string) (Expr, error) {
+	p := &parser{lx: &lexer{src: src, inVar: true}, blocks: map[string]*Block{}}
+	e, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	t, err := p.next()
+	if err != nil {
+		return nil, err
+	}
+	if t.kind != tkEOF {
+		return nil, p.unexpected(t, "end of expression")
+	}
+	return e, nil
+}
+
+func (p *parser) next() (token, error) {
+	if p.peeked {
+		p.peeked = false
+		return p.tok, nil
+	}
+	t, err := p.lx.next()
+	if err != nil {
+		return t, err
+	}
+	p.tok = t
+	return t, nil
+}
+
+func (p *parser) peek() (token, error) {
+	if p.peeked {
+		return p.tok, nil
+	}
+	t, err := p.lx.next()
+	if err != nil {
+		return t, err
+	}
+	p.tok, p.peeked = t, true
+	return t, nil
+}
+
+func (p *parser) unexpected(t token, expected string) error {
+	return &SyntaxError{R: t.r, Msg: fmt.Sprintf("unexpected %s, expected %s", t.describe(), expected)}
+}
+
+func (p *parser) expectOp(op string) (token, error) {
+	t, err := p.next()
+	if err != nil {
+		return t, err
+	}
+	if t.kind != tkOp || t.val != op {
+		return t, p.unexpected(t, "`"+op+"`")
+	}
+	return t, nil
+}
+
+func (p *parser) isOp(op string) bool {
+	t, err := p.peek()
+	return err == nil && t.kind == tkOp && t.val == op
+}
+
+func (p *parser) isKeyword(kw string) bool {
+	t, err := p.peek()
+	return err == nil && t.kind == tkIdent && t.val == kw
+}
+
+func (p *parser) expectBlockEnd() (token, error) {
+	t, err := p.next()
+	if err != nil {
+		return t, err
+	}
+	if t.kind != tkBlockEnd {
+		return t, p.unexpected(t, "end of block")
+	}
+	return t, nil
+}
+
+// subparse parses statements until one of the end keywords opens a block tag; it returns that keyword
+// with the tag's start consumed (the keyword itself consumed too).
+func (p *parser) subparse(ends []string) ([]Stmt, string, error) {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > maxDepth {
+		return nil, "", &SyntaxError{R: Range{Start: p.lx.pos, End: p.lx.pos}, Msg: "template nested too deeply"}
+	}
+	var body []Stmt
+	emit := func(s Stmt) { body = append(body, s) }
+	for {
+		op, err := p.lx.scanData(emit)
+		if err != nil {
+			return body, "", err
+		}
+		switch op {
+		case openEOF:
+			if len(ends) > 0 {
+				eof := len(p.lx.src)
+				return body, "", &SyntaxError{R: Range{Start: eof, End: eof}, Msg: "unexpected end of input, expected end of block"}
+			}
+			return body, "", nil
+		case openVar:
+			start := p.lx.tagStart
+			e, err := p.expr()
+			if err != nil {
+				return body, "", err
+			}
+			t, err := p.next()
+			if err != nil {
+				return body, "", err
+			}
+			if t.kind != tkVarEnd {
+				return body, "", p.unexpected(t, "end of variable block")
+			}
+			emit(&Emit{R: Range{Start: start, End: t.r.End}, Expr: e})
+		case openBlock:
+			start := p.lx.tagStart
+			kw, err := p.next()
+			if err != nil {
+				return body, "", err
+			}
+			if kw.kind != tkIdent {
+				return body, "", p.unexpected(kw, "statement")
+			}
+			for _, e := range ends {
+				if kw.val == e {
+					p.markKeyword(start, kw.val)
+					return body, kw.val, nil
+				}
+			}
+			st, err := p.statement(start, kw)
+			if err != nil {
+				return body, "", err
+			}
+			if st != nil {
+				emit(st)
+			}
+		}
+	}
+}
+
+// markKeyword records the statement keyword for the block tag being read (it is stored when the tag closes).
+func (p *parser) markKeyword(_ int, kw string) {
+	p.lx.keyword = kw
+}
+
+func (p *parser) statement(start int, kw token) (Stmt, error) {
+	p.markKeyword(start, kw.val)
+	switch kw.val {
+	case "if":
+		return p.ifStmt(start)
+	case "for":
+		return p.forStmt(start)
+	case "set":
+		return p.setStmt(start)
+	case "with":
+		return p.withStmt(start)
+	case "block":
+		return p.blockStmt(start)
+	case "extends":
+		e, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		t, err := p.expectBlockEnd()
+		if err != nil {
+			return nil, err
+		}
+		x := &Extends{R: Range{Start: start, End: t.r.End}, Name: e}
+		if p.ext == nil {
+			p.ext = x
+		}
+		return x, nil
+	case "include":
+		e, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		inc := &Include{Name: e}
+		if p.isKeyword("ignore") {
+			p.next()
+			t, err := p.next()
+			if err != nil {
+				return nil, err
+			}
+			if t.kind != tkIdent || t.val != "missing" {
+				return nil, p.unexpected(t, "missing keyword")
+			}
+			inc.IgnoreMissing = true
+		}
+		t, err := p.expectBlockEnd()
+		if err != nil {
+			return nil, err
+		}
+		inc.R = Range{Start: start, End: t.r.End}
+		return inc, nil
+	case "import", "from":
+		return p.importStmt(start, kw.val)
+	case "filter":
+		f, err := p.filterChain(nil)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.expectBlockEnd(); err != nil {
+			return nil, err
+		}
+		body, end, err := p.subparse([]string{"endfilter"})
+		if err != nil {
+			return nil, err
+		}
+		_ = end
+		t, err := p.expectBlockEnd()
+		if err != nil {
+			return nil, err
+		}
+		return &FilterBlock{R: Range{Start: start, End: t.r.End}, Filter: f, Body: body}, nil
+	case "autoescape":
+		e, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.expectBlockEnd(); err != nil {
+			return nil, err
+		}
+		body, _, err := p.subparse([]string{"endautoescape"})
+		if err != nil {
+			return nil, err
+		}
+		t, err := p.expectBlockEnd()
+		if err != nil {
+			return nil, err
+		}
+		return &AutoEscape{R: Range{Start: start, End: t.r.End}, Expr: e, Body: body}, nil
+	}
+	return nil, &SyntaxError{R: kw.r, Msg: "unknown statement " + kw.val}
+}
+
+func (p *parser) ifStmt(start int) (Stmt, error) {
+	cond, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.expectBlockEnd(); err != nil {
+		return nil, err
+	}
+	then, end, err := p.subparse([]string{"elif", "else", "endif"})
+	if err != nil {
+		return nil, err
+	}
+	st := &If{Cond: cond, Then: then}
+	switch end {
+	case "elif":
+		elifStart := p.lx.tagStart
+		inner, err := p.ifStmt(elifStart)
+		if err != nil {
+			return nil, err
+		}
+		st.Else = []Stmt{inner}
+		st.R = Range{Start: start, End: inner.Span().End}
+		return st, nil
+	case "else":
+		if _, err := p.expectBlockEnd(); err != nil {
+			return nil, err
+		}
+		st.Else, _, err = p.subparse([]string{"endif"})
+		if err != nil {
+			return nil, err
+		}
+	}
+	t, err := p.expectBlockEnd()
+	if err != nil {
+		return nil, err
+	}
+	st.R = Range{Start: start, End: t.r.End}
+	return st, nil
+}
+
+func (p *parser) forStmt(start int) (Stmt, error) {
+	target, err := p.assignTarget()
+	if err != nil {
+		return nil, err
+	}
+	t, err := p.next()
+	if err != nil {
+		return nil, err
+	}
+	if t.kind != tkIdent || t.val != "in" {
+		return nil, p.unexpected(t, "in")
+	}
+	iter, err := p.orExpr()
+	if err != nil {
+		return nil, err
+	}
+	st := &For{Target: target, Iter: iter}
+	if p.isKeyword("if") {
+		p.next()
+		if st.Filter, err = p.orExpr(); err != nil {
+			return nil, err
+		}
+	}
+	if p.isKeyword("recursive") {
+		p.next()
+		st.Recursive = true
+	}
+	if _, err := p.expectBlockEnd(); err != nil {
+		return nil, err
+	}
+	body, end, err := p.subparse([]string{"else", "endfor"})
+	if err != nil {
+		return nil, err
+	}
+	st.Body = body
+	if end == "else" {
+		if _, err := p.expectBlockEnd(); err != nil {
+			return nil, err
+		}
+		if st.Else, _, err = p.subparse([]string{"endfor"}); err != nil {
+			return nil, err
+		}
+	}
+	t, err = p.expectBlockEnd()
+	if err != nil {
+		return nil, err
+	}
+	st.R = Range{Start: start, End: t.r.End}
+	return st, nil
+}
+
+// assignTarget parses `a`, `a, b` or `(a, b)` as an assignment target.
+func (p *parser) assignTarget() (Expr, error) {
+	first, err := p.targetItem()
+	if err != nil {
+		return nil, err
+	}
+	if !p.isOp(",") {
+		return first, nil
+	}
+	items := []Expr{first}
+	for p.isOp(",") {
+		p.next()
+		it, err := p.targetItem()
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, it)
+	}
+	return &Tuple{R: Range{Start: first.Span().Start, End: items[len(items)-1].Span().End}, Items: items}, nil
+}
+
+func (p *parser) targetItem() (Expr, error) {
+	t, err := p.next()
+	if err != nil {
+		return nil, err
+	}
+	if t.kind == tkOp && t.val == "(" {
+		inner, err := p.assignTarget()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.expectOp(")"); err != nil {
+			return nil, err
+		}
+		return inner, nil
+	}
+	if t.kind != tkIdent {
+		return nil, p.unexpected(t, "identifier")
+	}
+	return &Name{R: t.r, Name: t.val}, nil
+}
+
+func (p *parser) setStmt(start int) (Stmt, error) {
+	target, err := p.assignTarget()
+	if err != nil {
+		return nil, err
+	}
+	// `{% set ns.attr = value %}` is allowed on namespaces
+	for p.isOp(".") {
+		p.next()
+		t, err := p.next()
+		if err != nil {
+			return nil, err
+		}
+		if t.kind != tkIdent {
+			return nil, p.unexpected(t, "identifier")
+		}
+		target = &GetAttr{R: Range{Start: target.Span().Start, End: t.r.End}, Expr: target, Name: t.val, NameRange: t.r}
+	}
+	if p.isOp("=") {
+		p.next()
+		v, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		t, err := p.expectBlockEnd()
+		if err != nil {
+			return nil, err
+		}
+		return &Set{R: Range{Start: start, End: t.r.End}, Target: target, Value: v}, nil
+	}
+	st := &SetBlock{Target: target}
+	if p.isOp("|") {
+		if st.Filter, err = p.filterChain(nil); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := p.expectBlockEnd(); err != nil {
+		return nil, err
+	}
+	if st.Body, _, err = p.subparse([]string{"endset"}); err != nil {
+		return nil, err
+	}
+	t, err := p.expectBlockEnd()
+	if err != nil {
+		return nil, err
+	}
+	st.R = Range{Start: start, End: t.r.End}
+	return st, nil
+}
+
+func (p *parser) withStmt(start int) (Stmt, error) {
+	st := &With{}
+	for {
+		t, err := p.peek()
+		if err != nil {
+			return nil, err
+		}
+		if t.kind == tkBlockEnd {
+			break
+		}
+		if len(st.Targets) > 0 {
+			if _, err := p.expectOp(","); err != nil {
+				return nil, err
+			}
+		}
+		target, err := p.targetItem()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.expectOp("="); err != nil {
+			return nil, err
+		}
+		v, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		st.Targets = append(st.Targets, target)
+		st.Values = append(st.Values, v)
+	}
+	if _, err := p.expectBlockEnd(); err != nil {
+		return nil, err
+	}
+	var err error
+	if st.Body, _, err = p.subparse([]string{"endwith"}); err != nil {
+		return nil, err
+	}
+	t, err := p.expectBlockEnd()
+	if err != nil {
+		return nil, err
+	}
+	st.R = Range{Start: start, End: t.r.End}
+	return st, nil
+}
+
+func (p *parser) blockStmt(start int) (Stmt, error) {
+	name, err := p.next()
+	if err != nil {
+		return nil, err
+	}
+	if name.kind != tkIdent {
+		return nil, p.unexpected(name, "identifier")
+	}
+	if _, ok := p.blocks[name.val]; ok {
+		return nil, &SyntaxError{R: name.r, Msg: fmt.Sprintf("block '%s' defined twice", name.val)}
+	}
+	if _, err := p.expectBlockEnd(); err != nil {
+		return nil, err
+	}
+	body, _, err := p.subparse([]string{"endblock"})
+	if err != nil {
+		return nil, err
+	}
+	if t, _ := p.peek(); t.kind == tkIdent {
+		p.next()
+		if t.val != name.val {
+			return nil, &SyntaxError{R: t.r, Msg: fmt.Sprintf("mismatching name on block. Got `%s`, expected `%s`", t.val, name.val)}
+		}
+	}
+	t, err := p.expectBlockEnd()
+	if err != nil {
+		return nil, err
+	}
+	b := &Block{R: Range{Start: start, End: t.r.End}, Name: name.val, NameRange: name.r, Body: body}
+	p.blocks[name.val] = b
+	return b, nil
+}
+
+func (p *parser) importStmt(start int, kw string) (Stmt, error) {
+	e, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	st := &Import{Name: e}
+	t, err := p.next()
+	if err != nil {
+		return nil, err
+	}
+	if kw == "import" {
+		if t.kind != tkIdent || t.val != "as" {
+			return nil, p.unexpected(t, "as")
+		}
+		n, err := p.next()
+		if err != nil {
+			return nil, err
+		}
+		if n.kind != tkIdent {
+			return nil, p.unexpected(n, "identifier")
+		}
+		st.Names = append(st.Names, &Name{R: n.r, Name: n.val})
+	} else {
+		if t.kind != tkIdent || t.val != "import" {
+			return nil, p.unexpected(t, "import")
+		}
+		for {
+			n, err := p.next()
+			if err != nil {
+				return nil, err
+			}
+			if n.kind != tkIdent {
+				return nil, p.unexpected(n, "identifier")
+			}
+			bound := &Name{R: n.r, Name: n.val}
+			if p.isKeyword("as") {
+				p.next()
+				a, err := p.next()
+				if err != nil {
+					return nil, err
+				}
+				if a.kind != tkIdent {
+					return nil, p.unexpected(a, "identifier")
+				}
+				bound = &Name{R: a.r, Name: a.val}
+			}
+			st.Names = append(st.Names, bound)
+			if !p.isOp(",") {
+				break
+			}
+			p.next()
+		}
+	}
+	end, err := p.expectBlockEnd()
+	if err != nil {
+		return nil, err
+	}
+	st.R = Range{Start: start, End: end.r.End}
+	return st, nil
+}
+
+func parseInt(t token) (Value, error) {
+	if i, err := strconv.ParseInt(t.val, 10, 64); err == nil {
+		return IntValue(i), nil
+	}
+	f, err := strconv.ParseFloat(t.val, 64)
+	if err != nil {
+		return Value{}, &SyntaxError{R: t.r, Msg: "invalid integer"}
+	}
+	return FloatValue(f), nil
+}

@@ -1,0 +1,389 @@
+// Package yamltree parses YAML (and JSON, as goose does) with goccy/go-yaml into a small tree whose
+// nodes carry exact byte ranges, with scalars typed by the YAML 1.2 core schema as serde_yaml does.
+package yamltree
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
+
+	"github.com/goose-ls/goose-ls/recipe/source"
+)
+
+// Kind is a node's shape.
+type Kind uint8
+
+const (
+	Scalar Kind = iota
+	Map
+	Seq
+)
+
+// Type is a scalar's resolved type.
+type Type uint8
+
+const (
+	Str Type = iota
+	Int
+	Float
+	Bool
+	Null
+)
+
+// Style is how a scalar was written.
+type Style uint8
+
+const (
+	Plain Style = iota
+	SingleQuoted
+	DoubleQuoted
+	Literal
+	Folded
+)
+
+// Node is one YAML node.
+type Node struct {
+	Kind  Kind
+	Type  Type  // scalars
+	Style Style // scalars
+	Flow  bool  // collections written in flow style
+	Value string
+	R     source.Range
+	Pairs []*Pair // Map
+	Items []*Node // Seq
+	// Empty marks a value that was absent in the text (`key:` with nothing after it).
+	Empty bool
+}
+
+// Pair is one mapping entry.
+type Pair struct {
+	Key   *Node
+	Value *Node
+}
+
+// Get returns the value of key in a mapping (the first, if duplicated), or nil.
+func (n *Node) Get(key string) *Node {
+	if p := n.Pair(key); p != nil {
+		return p.Value
+	}
+	return nil
+}
+
+// Pair returns the entry for key in a mapping, or nil.
+func (n *Node) Pair(key string) *Pair {
+	if n == nil || n.Kind != Map {
+		return nil
+	}
+	for _, p := range n.Pairs {
+		if p.Key.Value == key {
+			return p
+		}
+	}
+	return nil
+}
+
+// IsNull reports a null scalar.
+func (n *Node) IsNull() bool { return n == nil || (n.Kind == Scalar && n.Type == Null) }
+
+// Describe names the node the way serde's messages do ("map", "sequence", "integer `5`", ...).
+func (n *Node) Describe() string {
+	switch n.Kind {
+	case Map:
+		return "map"
+	case Seq:
+		return "sequence"
+	}
+	switch n.Type {
+	case Int:
+		return "integer `" + n.Value + "`"
+	case Float:
+		return "floating point `" + n.Value + "`"
+	case Bool:
+		return "boolean `" + n.Value + "`"
+	case Null:
+		return "unit value"
+	}
+	return "string " + quoteForMessage(n.Value)
+}
+
+func quoteForMessage(s string) string {
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
+}
+
+// Error is a YAML syntax error at a byte offset.
+type Error struct {
+	Offset int
+	Msg    string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Document is a parsed YAML text.
+type Document struct {
+	Root *Node // nil for an empty document
+	// Extra is the range of a second document's start, when the text holds more than one.
+	Extra *source.Range
+}
+
+type builder struct {
+	li      *source.LineIndex
+	anchors map[string]*Node
+	depth   int
+}
+
+// Parse parses text (which the line index covers).
+func Parse(li *source.LineIndex) (*Document, error) {
+	f, err := parser.ParseBytes(li.Text(), 0, parser.AllowDuplicateMapKey())
+	if err != nil {
+		return nil, convertError(li, err)
+	}
+	b := &builder{li: li, anchors: map[string]*Node{}}
+	doc := &Document{}
+	for i, d := range f.Docs {
+		if i == 0 {
+			if d.Body != nil {
+				doc.Root = b.node(d.Body)
+			}
+			continue
+		}
+		if d.Body != nil || d.Start != nil {
+			tok := d.Start
+			if tok == nil {
+				tok = d.Body.GetToken()
+			}
+			off := b.offset(tok)
+			doc.Extra = &source.Range{Start: off, End: off + max(1, len(tok.Value))}
+			break
+		}
+	}
+	return doc, nil
+}
+
+func convertError(li *source.LineIndex, err error) error {
+	var ye yaml.Error
+	if errors.As(err, &ye) {
+		off := 0
+		if t := ye.GetToken(); t != nil && t.Position != nil {
+			off = li.OffsetFromRuneCol(t.Position.Line-1, t.Position.Column-1)
+		}
+		return &Error{Offset: off, Msg: ye.GetMessage()}
+	}
+	return &Error{Msg: err.Error()}
+}
+
+func (b *builder) offset(t *token.Token) int {
+	if t == nil || t.Position == nil {
+		return len(b.li.Text())
+	}
+	return b.li.OffsetFromRuneCol(t.Position.Line-1, t.Position.Column-1)
+}
+
+// tokenEnd is where token t's text ends: the start of the next token, less whitespace between.
+func (b *builder) tokenEnd(t *token.Token) int {
+	text := b.li.Text()
+	end := len(text)
+	start := b.offset(t)
+	for n := t.Next; n != nil; n = n.Next {
+		if o := b.offset(n); o > start {
+			end = o
+			break
+		}
+	}
+	for end > start && isSpaceByte(text[end-1]) {
+		end--
+	}
+	// a comment glued to the next token is not part of this one
+	if i := strings.Index(string(text[start:end]), " #"); i >= 0 && t.Type != token.DoubleQuoteType && t.Type != token.SingleQuoteType {
+		end = start + i
+	}
+	return end
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+const maxDepth = 500
+
+func (b *builder) node(n ast.Node) *Node {
+	b.depth++
+	defer func() { b.depth-- }()
+	if b.depth > maxDepth {
+		off := b.offset(n.GetToken())
+		return &Node{Kind: Scalar, Type: Null, R: source.Range{Start: off, End: off}}
+	}
+	switch n := n.(type) {
+	case *ast.MappingNode:
+		m := &Node{Kind: Map, Flow: n.IsFlowStyle}
+		for _, mv := range n.Values {
+			m.Pairs = append(m.Pairs, b.pair(mv))
+		}
+		b.span(m, n.Start, n.End)
+		return m
+	case *ast.MappingValueNode:
+		m := &Node{Kind: Map, Pairs: []*Pair{b.pair(n)}}
+		b.span(m, nil, nil)
+		return m
+	case *ast.SequenceNode:
+		s := &Node{Kind: Seq, Flow: n.IsFlowStyle}
+		for _, v := range n.Values {
+			if v == nil {
+				continue
+			}
+			s.Items = append(s.Items, b.node(v))
+		}
+		b.span(s, n.Start, n.End)
+		return s
+	case *ast.AnchorNode:
+		v := b.node(n.Value)
+		if n.Name != nil {
+			b.anchors[n.Name.GetToken().Value] = v
+		}
+		return v
+	case *ast.AliasNode:
+		start := b.offset(n.Start)
+		r := source.Range{Start: start, End: b.tokenEnd(n.Value.GetToken())}
+		if n.Value != nil {
+			if target, ok := b.anchors[n.Value.GetToken().Value]; ok {
+				cp := *target
+				cp.R = r
+				return &cp
+			}
+		}
+		return &Node{Kind: Scalar, Type: Null, R: r}
+	case *ast.TagNode:
+		v := b.node(n.Value)
+		v.R.Start = b.offset(n.Start)
+		if tag := n.Start.Value; tag == "!!str" && v.Kind == Scalar {
+			v.Type = Str
+		}
+		return v
+	case *ast.LiteralNode:
+		s := &Node{Kind: Scalar, Type: Str, Style: Literal}
+		if strings.HasPrefix(n.Start.Value, ">") {
+			s.Style = Folded
+		}
+		if n.Value != nil {
+			s.Value = n.Value.Value
+		}
+		s.R.Start = b.offset(n.Start)
+		last := n.Start
+		if n.Value != nil {
+			last = n.Value.GetToken()
+		}
+		s.R.End = b.tokenEnd(last)
+		return s
+	case *ast.MappingKeyNode:
+		return b.node(n.Value)
+	case *ast.CommentGroupNode:
+		return nil
+	}
+	return b.scalar(n)
+}
+
+func (b *builder) pair(mv *ast.MappingValueNode) *Pair {
+	key := b.node(mv.Key)
+	if key == nil {
+		key = &Node{Kind: Scalar, Type: Null}
+	}
+	var val *Node
+	if mv.Value != nil {
+		val = b.node(mv.Value)
+	}
+	colonEnd := b.offset(mv.Start) + 1
+	if val == nil || (val.Kind == Scalar && val.Type == Null && val.R.End <= colonEnd && val.Value == "") {
+		val = &Node{Kind: Scalar, Type: Null, Empty: true, R: source.Range{Start: colonEnd, End: colonEnd}}
+	}
+	return &Pair{Key: key, Value: val}
+}
+
+// span sets a collection's range from its delimiters (flow) or its children (block).
+func (b *builder) span(n *Node, start, end *token.Token) {
+	if n.Flow && start != nil {
+		n.R.Start = b.offset(start)
+		if end != nil {
+			n.R.End = b.offset(end) + 1
+			return
+		}
+	}
+	first, last := -1, -1
+	switch n.Kind {
+	case Map:
+		if len(n.Pairs) > 0 {
+			first, last = n.Pairs[0].Key.R.Start, n.Pairs[len(n.Pairs)-1].Value.R.End
+			if e := n.Pairs[len(n.Pairs)-1].Key.R.End; e > last {
+				last = e
+			}
+		}
+	case Seq:
+		if len(n.Items) > 0 {
+			first, last = n.Items[0].R.Start, n.Items[len(n.Items)-1].R.End
+		}
+		if start != nil && !n.Flow {
+			first = b.offset(start)
+		}
+	}
+	if first < 0 && start != nil {
+		first = b.offset(start)
+		last = first + 1
+	}
+	if first < 0 {
+		first, last = 0, 0
+	}
+	if n.R.Start == 0 && n.R.End == 0 {
+		n.R = source.Range{Start: first, End: last}
+	}
+}
+
+func (b *builder) scalar(n ast.Node) *Node {
+	t := n.GetToken()
+	s := &Node{Kind: Scalar, Value: t.Value}
+	s.R.Start = b.offset(t)
+	s.R.End = b.tokenEnd(t)
+	switch t.Type {
+	case token.SingleQuoteType:
+		s.Style, s.Type = SingleQuoted, Str
+		return s
+	case token.DoubleQuoteType:
+		s.Style, s.Type = DoubleQuoted, Str
+		return s
+	}
+	if _, ok := n.(*ast.NullNode); ok && s.R.Start >= s.R.End {
+		s.Type = Null
+		s.Value = ""
+		return s
+	}
+	s.Type = Resolve(t.Value)
+	return s
+}
+
+var (
+	reInt   = regexp.MustCompile(`^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$`)
+	reFloat = regexp.MustCompile(`^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
+)
+
+// Resolve types a plain scalar by the YAML 1.2 core schema.
+func Resolve(v string) Type {
+	switch v {
+	case "", "~", "null", "Null", "NULL":
+		return Null
+	case "true", "True", "TRUE", "false", "False", "FALSE":
+		return Bool
+	}
+	if c := v[0]; (c < '0' || c > '9') && c != '-' && c != '+' && c != '.' {
+		return Str
+	}
+	if reInt.MatchString(v) {
+		return Int
+	}
+	if reFloat.MatchString(v) {
+		return Float
+	}
+	return Str
+}

@@ -1,0 +1,49 @@
+// Command goose-ls is the goose recipe language server and its CLI: check, schema, version.
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+)
+
+var version = "0.1.0-dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `goose-ls: language server and checker for goose recipes
+
+Usage:
+  goose-ls check [--format text|json|sarif] PATH...   validate recipe files or folders
+  goose-ls schema                                     print the recipe JSON Schema
+  goose-ls version                                    print the version
+`)
+}
+
+// run dispatches a subcommand and returns the process exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "check":
+		return runCheck(args[1:], stdout, stderr)
+	case "schema":
+		return runSchema(stdout)
+	case "version", "--version", "-v":
+		fmt.Fprintln(stdout, "goose-ls", version)
+		return 0
+	case "help", "-h", "--help":
+		usage(stdout)
+		return 0
+	}
+	fmt.Fprintf(stderr, "goose-ls: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
+}

@@ -1,0 +1,334 @@
+// The check pipeline: load, template analysis, validation render, YAML, schema, semantic rules.
+package recipe
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/goose-ls/goose-ls/recipe/schema"
+	"github.com/goose-ls/goose-ls/recipe/source"
+	"github.com/goose-ls/goose-ls/recipe/template"
+	"github.com/goose-ls/goose-ls/recipe/yamltree"
+)
+
+// DefaultMaxSize is the largest file checked (goose's own scheduler limit is far smaller).
+const DefaultMaxSize = 8 << 20
+
+// Options configure Check.
+type Options struct {
+	// FS reads sub-recipes and template parents; nil reads the disk.
+	FS FS
+	// MaxSize is the largest text checked; 0 means DefaultMaxSize.
+	MaxSize int
+	// NoSubRecipes skips opening sub-recipe files.
+	NoSubRecipes bool
+}
+
+// File is a checked recipe with everything editors need: text, lines, template, tree, model, diagnostics.
+type File struct {
+	Path  string
+	Text  []byte
+	Lines *source.LineIndex
+	// BOM is the length of a leading byte-order mark (0 or 3); all ranges count it.
+	BOM      int
+	Pre      *template.Preprocessed
+	Template *template.Template
+	Analysis *template.Analysis
+	// Parents are templates loaded through extends/include during the validation render.
+	Parents []*template.Template
+	// Inherits reports that goose renders the file before parsing it (extends/include present).
+	Inherits bool
+	// Tree is the recipe's root node (inside the Desktop wrapper when there is one).
+	Tree    *yamltree.Node
+	Wrapper bool
+	Recipe  *Recipe
+	Diags   []Diagnostic
+
+	rendered     *template.Output
+	renderFailed bool
+}
+
+func (f *File) add(d Diagnostic) { f.Diags = append(f.Diags, d) }
+
+func (f *File) errorf(r Range, code, format string, args ...any) {
+	f.add(Diagnostic{R: r, Severity: SeverityError, Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
+func (f *File) warnf(r Range, code, format string, args ...any) {
+	f.add(Diagnostic{R: r, Severity: SeverityWarning, Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
+// HasErrors reports whether any diagnostic is an error.
+func (f *File) HasErrors() bool {
+	for _, d := range f.Diags {
+		if d.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// Dir is the recipe's folder (recipe_dir).
+func (f *File) Dir() string { return filepath.Dir(f.Path) }
+
+var inheritanceRE = regexp.MustCompile(`\{%-?\s*(extends|include)`)
+
+// Check runs every check on text, the content of the recipe at path.
+func Check(path string, text []byte, opts *Options) *File {
+	if opts == nil {
+		opts = &Options{}
+	}
+	fsys := opts.FS
+	if fsys == nil {
+		fsys = OSFS{}
+	}
+	f := &File{Path: path, Text: text, Lines: source.NewLineIndex(text)}
+	max := opts.MaxSize
+	if max == 0 {
+		max = DefaultMaxSize
+	}
+	if len(text) > max {
+		f.errorf(Range{}, CodeFileTooLarge, "recipe file is too large to check (%d bytes; the limit is %d)", len(text), max)
+		return f
+	}
+	if bad := firstInvalidUTF8(text); bad >= 0 {
+		f.errorf(Range{Start: bad, End: bad + 1}, CodeFileEncoding, "Failed to read recipe file %s: stream did not contain valid UTF-8", filepath.Base(path))
+		return f
+	}
+	if strings.EqualFold(filepath.Ext(path), ".yml") {
+		f.add(Diagnostic{Severity: SeverityWarning, Code: CodeFileExtension,
+			R:       Range{},
+			Message: fmt.Sprintf("Recipe file %s is not a json or yaml file: goose's CLI accepts only .yaml and .json (Desktop accepts .yml); rename it to .yaml", filepath.Base(path))})
+	}
+	if len(text) >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF {
+		f.BOM = 3
+	}
+	body := string(text[f.BOM:])
+	f.checkTemplate(body, fsys)
+	f.checkYAML(body)
+	if f.Tree != nil {
+		f.Recipe = buildRecipe(f.Tree)
+		f.checkSchema()
+		f.checkUnknownFields()
+		f.checkParameters()
+		f.checkInvariants()
+		f.checkExtensions()
+		f.checkSettings()
+		if !opts.NoSubRecipes {
+			f.checkSubRecipes(fsys)
+		}
+		f.checkHiddenUnicode()
+	}
+	sortDiags(f.Diags)
+	return f
+}
+
+func firstInvalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// checkTemplate pre-processes, parses, analyses and validation-renders the whole file as goose does.
+func (f *File) checkTemplate(body string, fsys FS) {
+	f.Pre = template.Preprocess(body)
+	for _, lit := range f.Pre.Literal {
+		f.add(Diagnostic{R: f.shift(lit), Severity: SeverityHint, Code: CodeTplLiteral,
+			Message: "kept as literal text: goose cannot parse this as a template expression, so it is not a variable"})
+	}
+	tpl, err := template.Parse("recipe", f.Pre.Text)
+	f.Template = tpl
+	if err != nil {
+		var se *template.SyntaxError
+		if errors.As(err, &se) {
+			r := f.fromPre(se.R)
+			f.errorf(r, CodeTplSyntax, "syntax error: %s (in recipe:%d)", se.Msg, f.Lines.Line(r.Start)+1)
+		}
+		f.Template = nil
+		return
+	}
+	f.Analysis = template.Analyze(tpl)
+	f.Inherits = inheritanceRE.MatchString(f.Pre.Text)
+	out, rerr := tpl.Render(nil, template.RenderOptions{Undefined: template.Lenient, Loader: f.loader(fsys)})
+	f.Parents = out.Loaded
+	if rerr != nil {
+		f.reportRuntime(rerr)
+		f.renderFailed = true
+	}
+	f.rendered = out
+}
+
+func (f *File) reportRuntime(err error) {
+	var re *template.RuntimeError
+	if !errors.As(err, &re) {
+		f.errorf(Range{}, CodeTplRuntime, "%s", err.Error())
+		return
+	}
+	r := f.fromPre(re.R)
+	where := ""
+	if re.Template != "recipe" {
+		// an error inside a parent or included template: point at the tag that loaded it
+		where = " in " + re.Template
+		if f.Template != nil && f.Template.Extends != nil {
+			r = f.fromPre(f.Template.Extends.R)
+		}
+	}
+	f.errorf(r, CodeTplRuntime, "%s (in %s:%d)%s", re.Msg, "recipe", f.Lines.Line(r.Start)+1, where)
+}
+
+// fromPre maps a range in the pre-processed text back to the file (BOM included).
+func (f *File) fromPre(r Range) Range {
+	return f.shift(Range{Start: f.Pre.ToOriginal(r.Start), End: f.Pre.ToOriginal(r.End)})
+}
+
+func (f *File) shift(r Range) Range { return Range{Start: r.Start + f.BOM, End: r.End + f.BOM} }
+
+// checkYAML parses what goose parses: the pre-processed text, or the rendered text when the recipe
+// extends or includes another template.
+func (f *File) checkYAML(body string) {
+	yamlText := body
+	mapBack := func(off int) int { return off + f.BOM }
+	if f.Pre != nil {
+		yamlText = f.Pre.Text
+		mapBack = func(off int) int { return f.Pre.ToOriginal(off) + f.BOM }
+	}
+	if f.Inherits {
+		if f.renderFailed || f.rendered == nil {
+			return // goose stops at the render error
+		}
+		yamlText = f.rendered.Text
+		mapBack = f.outputMapper()
+	}
+	li := source.NewLineIndex([]byte(yamlText))
+	doc, err := yamltree.Parse(li)
+	if err != nil {
+		var ye *yamltree.Error
+		off := 0
+		msg := err.Error()
+		if errors.As(err, &ye) {
+			off, msg = ye.Offset, ye.Msg
+		}
+		start := mapBack(off)
+		r := f.lineRest(start)
+		f.errorf(r, CodeYAMLSyntax, "%s%s", msg, templateScalarHint(f.Text, start))
+		return
+	}
+	remap(doc.Root, mapBack)
+	if doc.Extra != nil {
+		s := mapBack(doc.Extra.Start)
+		f.errorf(Range{Start: s, End: mapBack(doc.Extra.End)}, CodeYAMLSyntax, "deserializing from YAML containing more than one document is not supported")
+	}
+	root := doc.Root
+	if root == nil {
+		f.errorf(Range{}, CodeMissingField, "missing field `title`")
+		return
+	}
+	if root.Kind != yamltree.Map {
+		f.errorf(root.R, CodeInvalidType, "invalid type: %s, expected struct Recipe", root.Describe())
+		return
+	}
+	if w := root.Get("recipe"); w != nil {
+		f.Wrapper = true
+		root = w
+		if root.Kind != yamltree.Map {
+			f.errorf(root.R, CodeInvalidType, "invalid type: %s, expected struct Recipe", root.Describe())
+			return
+		}
+	}
+	f.Tree = root
+}
+
+// lineRest is a range from off to the end of its line (at least one character).
+func (f *File) lineRest(off int) Range {
+	l := f.Lines.Line(off)
+	end := f.Lines.LineEnd(l)
+	if end <= off {
+		end = off + 1
+		if end > len(f.Text) {
+			end = len(f.Text)
+			if off > 0 && off == end {
+				off--
+			}
+		}
+	}
+	return Range{Start: off, End: end}
+}
+
+// templateScalarHint explains the usual cause when a YAML error sits on a line whose value starts with `{{`.
+func templateScalarHint(text []byte, off int) string {
+	li := source.NewLineIndex(text)
+	l := li.Line(off)
+	line := string(text[li.LineStart(l):li.LineEnd(l)])
+	if i := strings.Index(line, ": {{"); i >= 0 || strings.HasPrefix(strings.TrimSpace(line), "- {{") || strings.HasPrefix(strings.TrimSpace(line), "{{") {
+		return " (a value that starts with `{{` must be quoted, e.g. \"{{ name }} …\")"
+	}
+	if strings.HasPrefix(strings.TrimSpace(line), "{%") {
+		return " (put `{% %}` tags inside a block scalar such as `prompt: |`)"
+	}
+	return ""
+}
+
+// outputMapper maps offsets in the rendered text back to the file.
+func (f *File) outputMapper() func(int) int {
+	segs := f.rendered.Segments
+	fallback := 0
+	if f.Template != nil && f.Template.Extends != nil {
+		fallback = f.Template.Extends.R.Start
+	}
+	return func(off int) int {
+		i := sort.Search(len(segs), func(i int) bool { return segs[i].Out+segs[i].Len > off })
+		if i >= len(segs) {
+			return f.Pre.ToOriginal(fallback) + f.BOM
+		}
+		s := segs[i]
+		if s.Tmpl != "recipe" {
+			return f.Pre.ToOriginal(fallback) + f.BOM
+		}
+		if !s.Exact || off < s.Out {
+			return f.Pre.ToOriginal(s.Src) + f.BOM
+		}
+		return f.Pre.ToOriginal(s.Src+off-s.Out) + f.BOM
+	}
+}
+
+func remap(n *yamltree.Node, fn func(int) int) {
+	if n == nil {
+		return
+	}
+	n.R = Range{Start: fn(n.R.Start), End: fn(n.R.End)}
+	if n.R.End < n.R.Start {
+		n.R.End = n.R.Start
+	}
+	for _, p := range n.Pairs {
+		remap(p.Key, fn)
+		remap(p.Value, fn)
+	}
+	for _, it := range n.Items {
+		remap(it, fn)
+	}
+}
+
+func sortDiags(d []Diagnostic) {
+	sort.SliceStable(d, func(i, j int) bool {
+		if d[i].R.Start != d[j].R.Start {
+			return d[i].R.Start < d[j].R.Start
+		}
+		return d[i].Severity < d[j].Severity
+	})
+}
+
+// schemaObjects is the compiled schema (embedded; loading cannot fail once tested).
+var schemaObjects = schema.MustLoad

@@ -1,0 +1,44 @@
+// Recipe detection: which YAML/JSON files are recipes, by name or by content.
+package recipe
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+)
+
+// LooksLikeRecipe reports whether a YAML/JSON file is a goose recipe: a `*.recipe.yaml`-style name, a
+// file under a `recipes/` folder, or top-level `title` + `description` + `instructions`/`prompt` keys
+// (also inside the Desktop `recipe:` wrapper).
+func LooksLikeRecipe(path string, text []byte) bool {
+	base := strings.ToLower(filepath.Base(path))
+	ext := filepath.Ext(base)
+	if ext != ".yaml" && ext != ".yml" && ext != ".json" {
+		return false
+	}
+	if strings.HasSuffix(strings.TrimSuffix(base, ext), ".recipe") {
+		return true
+	}
+	slash := filepath.ToSlash(path)
+	if strings.Contains(slash, "/recipes/") || strings.HasPrefix(slash, "recipes/") {
+		return hasKey(text, "title") || hasKey(text, "recipe")
+	}
+	return hasKey(text, "title") && hasKey(text, "description") && (hasKey(text, "instructions") || hasKey(text, "prompt"))
+}
+
+// hasKey finds `key:` at the start of a line (top level or one level into a wrapper) or `"key":` in JSON.
+func hasKey(text []byte, key string) bool {
+	if bytes.Contains(text, []byte(`"`+key+`"`)) {
+		return true
+	}
+	for _, line := range bytes.Split(text, []byte("\n")) {
+		t := bytes.TrimLeft(line, " ")
+		if len(line)-len(t) > 2 {
+			continue
+		}
+		if bytes.HasPrefix(t, []byte(key+":")) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,159 @@
+// Sub-recipe rules: the child file exists (goose fails only at run time), `values` name the child's
+// parameters, and the child's required parameters get a value.
+package recipe
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/goose-ls/goose-ls/recipe/source"
+	"github.com/goose-ls/goose-ls/recipe/yamltree"
+)
+
+var recipeDirRE = regexp.MustCompile(`\{\{-?\s*recipe_dir\s*-?\}\}`)
+
+// ResolveSubRecipePath returns the child's path for a sub-recipe `path` value; ok is false when the
+// value holds other template expressions that only a run can resolve.
+func ResolveSubRecipePath(recipeDir, value string) (string, bool) {
+	v := recipeDirRE.ReplaceAllString(value, recipeDir)
+	if strings.Contains(v, "{{") || strings.Contains(v, "{%") {
+		return "", false
+	}
+	if !filepath.IsAbs(v) {
+		v = filepath.Join(recipeDir, v)
+	}
+	return filepath.Clean(v), true
+}
+
+// ChildParameter is a sub-recipe's parameter as the parent sees it.
+type ChildParameter struct {
+	Key, InputType, Requirement, Description string
+	HasDefault                               bool
+}
+
+// ChildInfo is what a parent needs to know about a sub-recipe file.
+type ChildInfo struct {
+	Title, Description string
+	Parameters         []ChildParameter
+}
+
+// ReadChild parses a sub-recipe's parameters without running its templates.
+func ReadChild(fsys FS, path string) (*ChildInfo, error) {
+	data, err := fsys.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > DefaultMaxSize {
+		return nil, errors.New("file too large")
+	}
+	doc, err := yamltree.Parse(source.NewLineIndex(data))
+	if err != nil {
+		return nil, err
+	}
+	root := doc.Root
+	if root != nil && root.Get("recipe") != nil {
+		root = root.Get("recipe")
+	}
+	if root == nil || root.Kind != yamltree.Map {
+		return nil, errors.New("not a recipe")
+	}
+	r := buildRecipe(root)
+	info := &ChildInfo{}
+	info.Title, _ = scalarText(r.Title)
+	info.Description, _ = scalarText(r.Description)
+	for _, p := range r.Parameters {
+		info.Parameters = append(info.Parameters, ChildParameter{Key: p.Key, InputType: p.InputType,
+			Requirement: p.Requirement, Description: p.Description, HasDefault: p.Default != nil})
+	}
+	return info, nil
+}
+
+func (f *File) checkSubRecipes(fsys FS) {
+	for _, s := range f.Recipe.SubRecipes {
+		if s.PathNode == nil || s.Path == "" {
+			continue
+		}
+		path, ok := ResolveSubRecipePath(f.Dir(), s.Path)
+		if !ok {
+			continue
+		}
+		child, err := ReadChild(fsys, path)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				f.add(Diagnostic{R: s.PathNode.R, Severity: SeverityWarning, Code: CodeSubrecipeNotFound,
+					Message: fmt.Sprintf("Sub-recipe file does not exist: %s (goose fails when the recipe runs)", s.Path)})
+			} else {
+				f.add(Diagnostic{R: s.PathNode.R, Severity: SeverityWarning, Code: CodeSubrecipeInvalid,
+					Message: fmt.Sprintf("sub-recipe %s cannot be read as a recipe: %v", s.Path, err)})
+			}
+			continue
+		}
+		if ext := strings.ToLower(filepath.Ext(path)); ext != ".yaml" && ext != ".json" {
+			f.add(Diagnostic{R: s.PathNode.R, Severity: SeverityWarning, Code: CodeSubrecipeInvalid,
+				Message: fmt.Sprintf("sub-recipe %s is not a .yaml or .json file: goose's loader refuses it", s.Path)})
+		}
+		keys := make([]string, 0, len(child.Parameters))
+		byKey := map[string]bool{}
+		for _, p := range child.Parameters {
+			keys = append(keys, p.Key)
+			byKey[p.Key] = true
+		}
+		given := map[string]bool{}
+		if s.Values != nil && s.Values.Kind == yamltree.Map {
+			for _, p := range s.Values.Pairs {
+				given[p.Key.Value] = true
+				if byKey[p.Key.Value] {
+					continue
+				}
+				msg := fmt.Sprintf("sub-recipe %s has no parameter `%s`", s.Name, p.Key.Value)
+				d := Diagnostic{R: p.Key.R, Severity: SeverityWarning, Code: CodeSubrecipeUnknownValue}
+				if sug := closest(p.Key.Value, keys); sug != "" {
+					msg += fmt.Sprintf("; did you mean `%s`?", sug)
+					d.Data = map[string]string{"suggestion": sug}
+				} else if len(keys) > 0 {
+					msg += " (it has: " + strings.Join(keys, ", ") + ")"
+				}
+				d.Message = msg
+				f.add(d)
+			}
+		}
+		var missing []string
+		for _, p := range child.Parameters {
+			if p.Requirement == "required" && !p.HasDefault && !given[p.Key] {
+				missing = append(missing, p.Key)
+			}
+		}
+		if len(missing) > 0 {
+			r := entryRange(s.Node)
+			if np := s.Node.Pair("name"); np != nil {
+				r = pairRange(np)
+			}
+			f.add(Diagnostic{R: r, Severity: SeverityInformation, Code: CodeSubrecipeMissingValue,
+				Message: fmt.Sprintf("sub-recipe %s: required parameters without a value in `values`: %s (the agent must supply them on every call)", s.Name, strings.Join(missing, ", ")),
+				Data:    map[string]string{"missing": strings.Join(missing, ",")}})
+		}
+	}
+}
+
+// checkHiddenUnicode flags Unicode tag characters (U+E0000–U+E007F), invisible text goose treats as a
+// prompt-injection risk.
+func (f *File) checkHiddenUnicode() {
+	text := f.Text
+	for i := 0; i+3 < len(text); i++ {
+		// U+E0000..U+E007F encode as F3 A0 80 80 .. F3 A0 81 BF
+		if text[i] != 0xF3 || text[i+1] != 0xA0 || (text[i+2] != 0x80 && text[i+2] != 0x81) {
+			continue
+		}
+		start := i
+		for i+3 < len(text) && text[i] == 0xF3 && text[i+1] == 0xA0 && (text[i+2] == 0x80 || text[i+2] == 0x81) {
+			i += 4
+		}
+		f.warnf(Range{Start: start, End: i}, CodeHiddenUnicode,
+			"hidden Unicode tag characters (U+E0000–U+E007F, %d of them): invisible text that can smuggle instructions; goose flags such recipes as potentially harmful", (i-start)/4)
+		i--
+	}
+}

@@ -1,0 +1,229 @@
+// Schema validation: the YAML tree becomes a JSON instance, and each schema error becomes a diagnostic
+// at the offending node with serde's wording and path.
+package recipe
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/goose-ls/goose-ls/recipe/schema"
+	"github.com/goose-ls/goose-ls/recipe/yamltree"
+)
+
+// instance converts a node to the value jsonschema validates.
+func instance(n *Node) any {
+	switch n.Kind {
+	case yamltree.Map:
+		m := make(map[string]any, len(n.Pairs))
+		for _, p := range n.Pairs {
+			if _, dup := m[p.Key.Value]; dup {
+				continue
+			}
+			m[p.Key.Value] = instance(p.Value)
+		}
+		return m
+	case yamltree.Seq:
+		s := make([]any, len(n.Items))
+		for i, it := range n.Items {
+			s[i] = instance(it)
+		}
+		return s
+	}
+	switch n.Type {
+	case yamltree.Null:
+		return nil
+	case yamltree.Bool:
+		return strings.EqualFold(n.Value, "true")
+	case yamltree.Int:
+		if v, err := strconv.ParseInt(n.Value, 0, 64); err == nil {
+			return json.Number(strconv.FormatInt(v, 10))
+		}
+		if strings.HasPrefix(n.Value, "0o") {
+			if v, err := strconv.ParseInt(n.Value[2:], 8, 64); err == nil {
+				return json.Number(strconv.FormatInt(v, 10))
+			}
+		}
+		return json.Number(strings.TrimPrefix(n.Value, "+"))
+	case yamltree.Float:
+		v := strings.ToLower(strings.TrimPrefix(n.Value, "+"))
+		switch v {
+		case ".inf":
+			return math.MaxFloat64
+		case "-.inf":
+			return -math.MaxFloat64
+		case ".nan":
+			return 0.0
+		}
+		if strings.HasPrefix(v, ".") || strings.HasPrefix(v, "-.") {
+			v = strings.Replace(v, ".", "0.", 1)
+		}
+		if strings.HasSuffix(v, ".") {
+			v += "0"
+		}
+		if _, err := strconv.ParseFloat(v, 64); err == nil {
+			return json.Number(v)
+		}
+		return 0.0
+	}
+	return n.Value
+}
+
+// nodeAt follows JSON pointer tokens from root.
+func nodeAt(root *Node, ptr []string) *Node {
+	n := root
+	for _, tok := range ptr {
+		switch {
+		case n == nil:
+			return nil
+		case n.Kind == yamltree.Map:
+			n = n.Get(tok)
+		case n.Kind == yamltree.Seq:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(n.Items) {
+				return nil
+			}
+			n = n.Items[i]
+		default:
+			return nil
+		}
+	}
+	return n
+}
+
+// serdePath renders pointer tokens the way serde_yaml prefixes errors: parameters[0].input_type. Paths
+// stop inside internally tagged enums (extensions, retry checks), whose content serde buffers.
+func serdePath(ptr []string) string {
+	var b strings.Builder
+	for i, tok := range ptr {
+		if _, err := strconv.Atoi(tok); err == nil {
+			b.WriteString("[" + tok + "]")
+			if i > 0 && (ptr[i-1] == "extensions" || ptr[i-1] == "checks") {
+				return b.String()
+			}
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(tok)
+	}
+	return b.String()
+}
+
+func (f *File) prefix(ptr []string) string {
+	if f.Wrapper {
+		return ""
+	}
+	if p := serdePath(ptr); p != "" {
+		return p + ": "
+	}
+	return ""
+}
+
+// holderRange is where a problem with a whole object goes: a list entry's first line, or the key that
+// holds the object, or the document's first key.
+func (f *File) holderRange(ptr []string) Range {
+	n := nodeAt(f.Tree, ptr)
+	if len(ptr) == 0 {
+		if n != nil && len(n.Pairs) > 0 {
+			return n.Pairs[0].Key.R
+		}
+		return Range{}
+	}
+	parent := nodeAt(f.Tree, ptr[:len(ptr)-1])
+	if parent != nil && parent.Kind == yamltree.Map {
+		if p := parent.Pair(ptr[len(ptr)-1]); p != nil {
+			return p.Key.R
+		}
+	}
+	return entryRange(n)
+}
+
+func (f *File) checkSchema() {
+	sc := schemaObjects()
+	f.checkDuplicateKeys(f.Tree, nil)
+	for _, v := range sc.Validate(instance(f.Tree)) {
+		f.violation(v)
+	}
+}
+
+func (f *File) violation(v schema.Violation) {
+	n := nodeAt(f.Tree, v.Pointer)
+	pre := f.prefix(v.Pointer)
+	switch v.Keyword {
+	case "required":
+		for _, m := range v.Missing {
+			d := Diagnostic{R: f.holderRange(v.Pointer), Severity: SeverityError, Code: CodeMissingField,
+				Message: fmt.Sprintf("%smissing field `%s`", pre, m), Data: map[string]string{"field": m}}
+			f.add(d)
+		}
+	case "type":
+		if n == nil {
+			return
+		}
+		msg := fmt.Sprintf("%sinvalid type: %s, expected %s", pre, n.Describe(), v.Expected)
+		if n.Kind == yamltree.Map && startsWithTemplate(f.Text, n.R.Start) {
+			msg += " (a value that starts with `{{` is read by YAML as a map: quote it)"
+		}
+		f.add(Diagnostic{R: n.R, Severity: SeverityError, Code: CodeInvalidType, Message: msg})
+	case "enum":
+		if n == nil {
+			return
+		}
+		quoted := make([]string, len(v.Enum))
+		for i, e := range v.Enum {
+			quoted[i] = "`" + e + "`"
+		}
+		d := Diagnostic{R: n.R, Severity: SeverityError, Code: CodeUnknownVariant,
+			Message: fmt.Sprintf("%sunknown variant `%s`, expected one of %s", pre, n.Value, strings.Join(quoted, ", "))}
+		if s := closest(n.Value, v.Enum); s != "" {
+			d.Message += fmt.Sprintf(" (did you mean `%s`?)", s)
+			d.Data = map[string]string{"suggestion": s}
+		}
+		f.add(d)
+	case "minimum":
+		if n == nil {
+			return
+		}
+		f.add(Diagnostic{R: n.R, Severity: SeverityError, Code: CodeInvalidType,
+			Message: fmt.Sprintf("%sinvalid value: %s, expected %s", pre, n.Describe(), v.Expected)})
+	default:
+		r := Range{}
+		if n != nil {
+			r = n.R
+		}
+		f.add(Diagnostic{R: r, Severity: SeverityError, Code: CodeInvalidType, Message: pre + v.Msg})
+	}
+}
+
+func startsWithTemplate(text []byte, off int) bool {
+	return off+1 < len(text) && text[off] == '{' && text[off+1] == '{'
+}
+
+// checkDuplicateKeys reports a key written twice in one mapping (serde refuses duplicate fields).
+func (f *File) checkDuplicateKeys(n *Node, ptr []string) {
+	if n == nil {
+		return
+	}
+	switch n.Kind {
+	case yamltree.Map:
+		seen := map[string]*yamltree.Pair{}
+		for _, p := range n.Pairs {
+			if first, ok := seen[p.Key.Value]; ok {
+				f.add(Diagnostic{R: p.Key.R, Severity: SeverityError, Code: CodeDuplicateField,
+					Message: fmt.Sprintf("%sduplicate field `%s`", f.prefix(ptr), p.Key.Value),
+					Related: []Related{{R: first.Key.R, Message: "first defined here"}}})
+				continue
+			}
+			seen[p.Key.Value] = p
+			f.checkDuplicateKeys(p.Value, append(ptr[:len(ptr):len(ptr)], p.Key.Value))
+		}
+	case yamltree.Seq:
+		for i, it := range n.Items {
+			f.checkDuplicateKeys(it, append(ptr[:len(ptr):len(ptr)], strconv.Itoa(i)))
+		}
+	}
+}

@@ -212,8 +212,7 @@ func (f *File) checkYAML(body string) {
 		yamlText = f.rendered.Text
 		mapBack = f.outputMapper()
 	}
-	li := source.NewLineIndex([]byte(yamlText))
-	doc, err := yamltree.Parse(li)
+	doc, err := f.parseYAML(yamlText, mapBack)
 	if err != nil {
 		var ye *yamltree.Error
 		off := 0
@@ -227,6 +226,10 @@ func (f *File) checkYAML(body string) {
 		return
 	}
 	remap(doc.Root, mapBack)
+	if f.Inherits && f.Template != nil && f.Template.Extends != nil {
+		ext := f.fromPre(f.Template.Extends.R)
+		pinToTag(doc.Root, ext)
+	}
 	if doc.Extra != nil {
 		s := mapBack(doc.Extra.Start)
 		f.errorf(Range{Start: s, End: mapBack(doc.Extra.End)}, CodeYAMLSyntax, "deserializing from YAML containing more than one document is not supported")
@@ -301,6 +304,23 @@ func (f *File) outputMapper() func(int) int {
 			return f.Pre.ToOriginal(s.Src) + f.BOM
 		}
 		return f.Pre.ToOriginal(s.Src+off-s.Out) + f.BOM
+	}
+}
+
+// pinToTag gives nodes that come wholly from a parent template the range of the extends tag.
+func pinToTag(n *yamltree.Node, tag Range) {
+	if n == nil {
+		return
+	}
+	if n.R.Start == tag.Start && n.R.End == tag.Start {
+		n.R = tag
+	}
+	for _, p := range n.Pairs {
+		pinToTag(p.Key, tag)
+		pinToTag(p.Value, tag)
+	}
+	for _, it := range n.Items {
+		pinToTag(it, tag)
 	}
 }
 

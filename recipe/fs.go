@@ -47,8 +47,10 @@ func confinedPath(dir, name string) (string, error) {
 }
 
 // loader loads parents and includes from the recipe's folder, as goose's minijinja loader does.
-func (f *File) loader(fsys FS) template.Loader {
-	dir := f.Dir()
+func (f *File) loader(fsys FS) template.Loader { return TemplateLoader(f.Dir(), fsys) }
+
+// TemplateLoader loads templates named relative to dir, refusing paths that leave it.
+func TemplateLoader(dir string, fsys FS) template.Loader {
 	return func(name string) (*template.Template, error) {
 		p, err := confinedPath(dir, name)
 		if err != nil {

@@ -1,0 +1,110 @@
+// Package render applies parameter values to a recipe the way goose does at run time and renders it with
+// strict undefined behaviour, for `goose-ls run` and render previews.
+package render
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/goose-ls/goose-ls/recipe"
+	"github.com/goose-ls/goose-ls/recipe/template"
+)
+
+// MissingError lists required parameters that got no value.
+type MissingError struct {
+	Keys []string
+}
+
+func (e *MissingError) Error() string {
+	parts := make([]string, len(e.Keys))
+	for i, k := range e.Keys {
+		parts[i] = "--params " + k + "=your_value"
+	}
+	return "Please provide the following parameters in the command line: " + strings.Join(parts, " ")
+}
+
+// Asker asks the user for a `user_prompt` parameter's value; nil means no one can be asked.
+type Asker func(key, description string) (string, error)
+
+// Values resolves the value of every declared parameter: the given value, else the default, else (for
+// user_prompt) the asker's answer. File parameters are replaced by the content of the file they name.
+// `recipe_dir` is always set. Undeclared given values are kept (goose passes them through).
+func Values(f *recipe.File, given map[string]string, fsys recipe.FS, ask Asker) (map[string]string, error) {
+	if f.Recipe == nil {
+		return nil, errors.New("recipe could not be parsed")
+	}
+	if fsys == nil {
+		fsys = recipe.OSFS{}
+	}
+	out := make(map[string]string, len(given)+1)
+	for k, v := range given {
+		out[k] = v
+	}
+	out[recipe.BuiltinRecipeDir] = f.Dir()
+	var missing []string
+	for _, p := range f.Recipe.Parameters {
+		v, ok := given[p.Key]
+		if !ok && p.Default != nil {
+			v, ok = p.Default.Value, true
+		}
+		if !ok && p.Requirement == "user_prompt" && ask != nil {
+			answer, err := ask(p.Key, p.Description)
+			if err != nil {
+				return nil, err
+			}
+			v, ok = answer, true
+		}
+		if !ok {
+			missing = append(missing, p.Key)
+			continue
+		}
+		if p.InputType == "file" {
+			path := v
+			if !filepath.IsAbs(path) {
+				if abs, err := filepath.Abs(path); err == nil {
+					path = abs
+				}
+			}
+			data, err := fsys.ReadFile(path)
+			if err != nil {
+				return nil, fmt.Errorf("Failed to read parameter file %s: %w", v, err)
+			}
+			v = string(data)
+		}
+		out[p.Key] = v
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return nil, &MissingError{Keys: missing}
+	}
+	return out, nil
+}
+
+var emptyQuotes = regexp.MustCompile(`:\s*""`)
+
+// Render renders the recipe text with values under strict undefined behaviour, as `goose run` does.
+func Render(f *recipe.File, values map[string]string, fsys recipe.FS) (string, error) {
+	if fsys == nil {
+		fsys = recipe.OSFS{}
+	}
+	text := string(f.Text[f.BOM:])
+	text = emptyQuotes.ReplaceAllString(text, ": ''")
+	pre := template.Preprocess(text)
+	tpl, err := template.Parse("recipe", pre.Text)
+	if err != nil {
+		return "", fmt.Errorf("Failed to render the recipe %w", err)
+	}
+	ctx := make(map[string]template.Value, len(values))
+	for k, v := range values {
+		ctx[k] = template.StringValue(v)
+	}
+	out, err := tpl.Render(ctx, template.RenderOptions{Undefined: template.Strict, Loader: recipe.TemplateLoader(f.Dir(), fsys)})
+	if err != nil {
+		return "", fmt.Errorf("Failed to render the recipe %w", err)
+	}
+	return out.Text, nil
+}

@@ -1,0 +1,77 @@
+// Recovery for the commonest template mistake: a plain YAML value that starts with `{{`. goose refuses
+// it; goose-ls reports it at the value and parses on with the value replaced, so nothing else is hidden.
+package recipe
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+
+	"github.com/goose-ls/goose-ls/recipe/source"
+	"github.com/goose-ls/goose-ls/recipe/yamltree"
+)
+
+// templateValueRE finds `key: {{…` or `- {{…` at the start of a line's value.
+var templateValueRE = regexp.MustCompile(`^(\s*(?:-\s+)?(?:[^\s#'"{][^#]*?:\s+|-\s+))(\{\{.*)$`)
+
+const maxPatches = 200
+
+// parseYAML parses text, patching unquoted `{{`-leading values (each reported) until it parses or fails
+// for another reason.
+func (f *File) parseYAML(text string, mapBack func(int) int) (*yamltree.Document, error) {
+	buf := []byte(text)
+	for i := 0; ; i++ {
+		li := source.NewLineIndex(buf)
+		doc, err := yamltree.Parse(li)
+		if err == nil || i >= maxPatches {
+			return doc, err
+		}
+		var ye *yamltree.Error
+		if !errors.As(err, &ye) {
+			return nil, err
+		}
+		if !f.patchTemplateValue(buf, li, ye.Offset, mapBack) {
+			return nil, err
+		}
+	}
+}
+
+// patchTemplateValue reports and neutralises the `{{`-leading value on the error's line (or the line
+// before, where YAML notices late). It returns false when no such value is there.
+func (f *File) patchTemplateValue(buf []byte, li *source.LineIndex, off int, mapBack func(int) int) bool {
+	errLine := li.Line(off)
+	for _, l := range []int{errLine, errLine - 1} {
+		if l < 0 {
+			continue
+		}
+		start, end := li.LineStart(l), li.LineEnd(l)
+		m := templateValueRE.FindSubmatchIndex(buf[start:end])
+		if m == nil {
+			continue
+		}
+		vs, ve := start+m[4], end
+		for ve > vs && (buf[ve-1] == ' ' || buf[ve-1] == '\t') {
+			ve--
+		}
+		value := string(buf[vs:ve])
+		r := Range{Start: mapBack(vs), End: mapBack(ve)}
+		key := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(string(buf[start:start+m[3]])), ":"))
+		if strings.HasPrefix(value, "{{") && strings.HasSuffix(value, "}}") && strings.Count(value, "{{") == 1 {
+			prefix := ""
+			if key != "" && !strings.HasPrefix(key, "-") {
+				prefix = key + ": "
+			}
+			f.errorf(r, CodeInvalidType, "%sinvalid type: map, expected a string (a value that starts with `{{` is read by YAML as a map: quote it, e.g. \"%s\")", prefix, value)
+		} else {
+			f.errorf(r, CodeYAMLSyntax, "did not find expected key (a value that starts with `{{` must be quoted, e.g. \"%s\")", value)
+		}
+		// same length, so every offset after it stays valid
+		buf[vs] = '\''
+		for i := vs + 1; i < ve-1; i++ {
+			buf[i] = 'x'
+		}
+		buf[ve-1] = '\''
+		return true
+	}
+	return false
+}

@@ -29,11 +29,11 @@ type LineIndex struct {
 	starts []int // byte offset of each line start
 }
 
-// NewLineIndex indexes text; lines end at \n (a preceding \r belongs to the line ending).
+// NewLineIndex indexes text; lines end at \n, \r\n or a lone \r, as in LSP and YAML.
 func NewLineIndex(text []byte) *LineIndex {
 	starts := make([]int, 1, len(text)/32+1)
 	for i, c := range text {
-		if c == '\n' {
+		if c == '\n' || (c == '\r' && (i+1 == len(text) || text[i+1] != '\n')) {
 			starts = append(starts, i+1)
 		}
 	}
@@ -59,11 +59,15 @@ func (li *LineIndex) LineStart(line int) int {
 
 // LineEnd is the byte offset of the end of line's content, before \r\n or \n.
 func (li *LineIndex) LineEnd(line int) int {
+	start := li.LineStart(line)
 	end := len(li.text)
 	if line+1 < len(li.starts) {
-		end = li.starts[line+1] - 1
+		end = li.starts[line+1]
 	}
-	if end > li.LineStart(line) && end <= len(li.text) && end > 0 && li.text[end-1] == '\r' {
+	if end > start && li.text[end-1] == '\n' {
+		end--
+	}
+	if end > start && li.text[end-1] == '\r' {
 		end--
 	}
 	return end

@@ -186,6 +186,8 @@ func (b *builder) offset(t *token.Token) int {
 	return b.li.OffsetFromRuneCol(t.Position.Line-1, t.Position.Column-1)
 }
 
+func (b *builder) clamp(off int) int { return min(max(off, 0), len(b.li.Text())) }
+
 // tokenEnd is where token t's text ends: the start of the next token, less whitespace between.
 func (b *builder) tokenEnd(t *token.Token) int {
 	text := b.li.Text()
@@ -296,7 +298,7 @@ func (b *builder) pair(mv *ast.MappingValueNode) *Pair {
 	if mv.Value != nil {
 		val = b.node(mv.Value)
 	}
-	colonEnd := b.offset(mv.Start) + 1
+	colonEnd := b.clamp(b.offset(mv.Start) + 1)
 	if val == nil || (val.Kind == Scalar && val.Type == Null && val.R.End <= colonEnd && val.Value == "") {
 		val = &Node{Kind: Scalar, Type: Null, Empty: true, R: source.Range{Start: colonEnd, End: colonEnd}}
 	}
@@ -308,7 +310,7 @@ func (b *builder) span(n *Node, start, end *token.Token) {
 	if n.Flow && start != nil {
 		n.R.Start = b.offset(start)
 		if end != nil {
-			n.R.End = b.offset(end) + 1
+			n.R.End = b.clamp(b.offset(end) + 1)
 			return
 		}
 	}
@@ -331,7 +333,7 @@ func (b *builder) span(n *Node, start, end *token.Token) {
 	}
 	if first < 0 && start != nil {
 		first = b.offset(start)
-		last = first + 1
+		last = b.clamp(first + 1)
 	}
 	if first < 0 {
 		first, last = 0, 0

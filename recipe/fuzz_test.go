@@ -4,8 +4,8 @@ package recipe_test
 import (
 	"os"
 	"path/filepath"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/goose-ls/goose-ls/recipe"
 )

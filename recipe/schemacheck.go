@@ -148,6 +148,24 @@ func (f *File) checkSchema() {
 	for _, v := range sc.Validate(instance(f.Tree)) {
 		f.violation(v)
 	}
+	// required fields per extension type (the schema's if/then, checked here for speed)
+	if exts := f.Tree.Get("extensions"); exts != nil && exts.Kind == yamltree.Seq {
+		for i, e := range exts.Items {
+			if e.Kind != yamltree.Map {
+				continue
+			}
+			typ, _ := scalarText(e.Get("type"))
+			var missing []string
+			for _, field := range sc.RequiredByType[typ] {
+				if e.Get(field) == nil {
+					missing = append(missing, field)
+				}
+			}
+			if len(missing) > 0 {
+				f.violation(schema.Violation{Pointer: []string{"extensions", strconv.Itoa(i)}, Keyword: "required", Missing: missing})
+			}
+		}
+	}
 }
 
 func (f *File) violation(v schema.Violation) {

@@ -60,6 +60,73 @@ type Schema struct {
 	compiled *jsonschema.Schema
 	doc      map[string]any
 	Objects  map[string]*Object // by x-name: recipe, parameter, extension, settings, ...
+	// RequiredByType lists the required extension fields for each extension `type`.
+	RequiredByType map[string][]string
+}
+
+// stripDiscriminator removes the extension definition's allOf and returns what it required per type.
+func stripDiscriminator(data []byte) ([]byte, map[string][]string, error) {
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, nil, err
+	}
+	defs, _ := doc["definitions"].(map[string]any)
+	ext, _ := defs["extension"].(map[string]any)
+	out := map[string][]string{}
+	all, _ := ext["allOf"].([]any)
+	for _, branch := range all {
+		b, _ := branch.(map[string]any)
+		typ := fmt.Sprint(b["if"].(map[string]any)["properties"].(map[string]any)["type"].(map[string]any)["const"])
+		for _, r := range b["then"].(map[string]any)["required"].([]any) {
+			out[typ] = append(out[typ], fmt.Sprint(r))
+		}
+	}
+	delete(ext, "allOf")
+	leaves := map[string]bool{}
+	for name, d := range defs {
+		if m, ok := d.(map[string]any); ok && isLeaf(m) {
+			leaves[name] = true
+		}
+	}
+	inlineLeafRefs(doc, defs, leaves)
+	compact, err := json.Marshal(doc)
+	return compact, out, err
+}
+
+// inlineLeafRefs replaces references to definitions that hold no further references (text, string,
+// stringList, ...) by their content, and drops annotations: each $ref hop costs jsonschema an allocation-
+// heavy scope change on every value it validates.
+func inlineLeafRefs(node any, defs map[string]any, leaves map[string]bool) {
+	switch n := node.(type) {
+	case map[string]any:
+		if ref, ok := n["$ref"].(string); ok && strings.HasPrefix(ref, "#/definitions/") {
+			name := strings.TrimPrefix(ref, "#/definitions/")
+			if d, ok := defs[name].(map[string]any); ok && leaves[name] {
+				delete(n, "$ref")
+				for k, v := range d {
+					n[k] = v
+				}
+			}
+		}
+		for k, v := range n {
+			if k == "description" || k == "title" || strings.HasPrefix(k, "x-") {
+				if _, isStr := v.(string); isStr || strings.HasPrefix(k, "x-") {
+					delete(n, k)
+					continue
+				}
+			}
+			inlineLeafRefs(v, defs, leaves)
+		}
+	case []any:
+		for _, v := range n {
+			inlineLeafRefs(v, defs, leaves)
+		}
+	}
+}
+
+func isLeaf(def map[string]any) bool {
+	data, _ := json.Marshal(def)
+	return !bytes.Contains(data, []byte(`"$ref"`)) && def["x-name"] == nil
 }
 
 var (
@@ -88,16 +155,23 @@ func load() (*Schema, error) {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
+	// The published schema discriminates extensions with allOf/if/then (for yaml-language-server); the
+	// compiled copy drops those branches, and RequiredByType checks them without jsonschema building an
+	// error for every failed `if`, which made validation several times slower.
+	compact, requiredByType, err := stripDiscriminator(raw)
+	if err != nil {
+		return nil, fmt.Errorf("schema: %w", err)
+	}
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft7
-	if err := c.AddResource(resourceURL, bytes.NewReader(raw)); err != nil {
+	if err := c.AddResource(resourceURL, bytes.NewReader(compact)); err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
 	compiled, err := c.Compile(resourceURL)
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
-	s := &Schema{compiled: compiled, doc: doc, Objects: map[string]*Object{}}
+	s := &Schema{compiled: compiled, doc: doc, Objects: map[string]*Object{}, RequiredByType: requiredByType}
 	s.indexObject(doc)
 	defs, _ := doc["definitions"].(map[string]any)
 	for _, d := range defs {
@@ -180,18 +254,83 @@ func (s *Schema) indexObject(m map[string]any) {
 	s.Objects[name] = o
 }
 
-// propertyOrder returns property names in the order they appear in the schema text (maps lose it).
-func propertyOrder(text []byte, _ string, props map[string]any) []string {
+// propertyOrder returns the property names of the object with x-name name in schema-text order (Go maps
+// lose it; completion lists fields in the order the schema gives them).
+func propertyOrder(text []byte, name string, props map[string]any) []string {
+	order := keyOrder(text)
+	ptr := "/properties"
+	if name != "recipe" {
+		for def := range defsWithName(text, name) {
+			ptr = "/definitions/" + def + "/properties"
+		}
+	}
+	if keys, ok := order[ptr]; ok && len(keys) == len(props) {
+		return keys
+	}
 	names := make([]string, 0, len(props))
 	for n := range props {
 		names = append(names, n)
 	}
-	pos := map[string]int{}
-	for _, n := range names {
-		pos[n] = bytes.Index(text, []byte(`"`+n+`":`))
-	}
-	sort.SliceStable(names, func(i, j int) bool { return pos[names[i]] < pos[names[j]] })
+	sort.Strings(names)
 	return names
+}
+
+// defsWithName yields the definition whose x-name is name.
+func defsWithName(text []byte, name string) map[string]bool {
+	var doc struct {
+		Definitions map[string]struct {
+			XName string `json:"x-name"`
+		} `json:"definitions"`
+	}
+	out := map[string]bool{}
+	if json.Unmarshal(text, &doc) == nil {
+		for k, d := range doc.Definitions {
+			if d.XName == name {
+				out[k] = true
+			}
+		}
+	}
+	return out
+}
+
+// keyOrder records the key order of every object in a JSON document, by JSON pointer.
+func keyOrder(text []byte) map[string][]string {
+	out := map[string][]string{}
+	dec := json.NewDecoder(bytes.NewReader(text))
+	var walk func(ptr string) error
+	walk = func(ptr string) error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'):
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				k := fmt.Sprint(kt)
+				out[ptr] = append(out[ptr], k)
+				if err := walk(ptr + "/" + k); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+			return err
+		case json.Delim('['):
+			for i := 0; dec.More(); i++ {
+				if err := walk(fmt.Sprintf("%s/%d", ptr, i)); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+			return err
+		}
+		return nil
+	}
+	_ = walk("")
+	return out
 }
 
 // Violation is one leaf schema error.

@@ -2,7 +2,11 @@
 package yamltree
 
 import (
+	"strings"
+	"unicode/utf8"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/goose-ls/goose-ls/recipe/source"
 )
@@ -24,7 +28,7 @@ func checkRanges(t *testing.T, n *Node, size int) {
 }
 
 func FuzzYAMLTree(f *testing.F) {
-	for _, s := range []string{"a: 1\nb: [1, {c: d}]\n", "x: |\n  l1\n  l2\ny: 'q'\n", "- &a 1\n- *a\n", "{\"k\": [1, 2,],}", "a:\n\tb", "é: ü # c\n"} {
+	for _, s := range []string{"a: |\n  x\n   y\n\nb: >-\n  f\n  g\n", "- |+\n  k\n\n- >2\n   z\n", "a: 1\nb: [1, {c: d}]\n", "x: |\n  l1\n  l2\ny: 'q'\n", "- &a 1\n- *a\n", "{\"k\": [1, 2,],}", "a:\n\tb", "é: ü # c\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -36,5 +40,61 @@ func FuzzYAMLTree(f *testing.F) {
 			return
 		}
 		checkRanges(t, doc.Root, len(data))
+		// differential: a confirmed masked parse must equal the original parse
+		li := source.NewLineIndex(data)
+		if masked, blocks := mask(li, 0); masked != nil && utf8.Valid(data) {
+			if got, ok := parse(li, masked, blocks); ok {
+				want, _ := parse(li, nil, nil)
+				if d := cmp.Diff(want.Root, got.Root); d != "" {
+					t.Fatalf("masked parse differs (-want +got):\n%s", d)
+				}
+			}
+		}
 	})
+}
+
+func TestResolve(t *testing.T) {
+	for in, want := range map[string]Type{
+		"": Null, "~": Null, "null": Null, "NULL": Null, "true": Bool, "False": Bool, "yes": Str, "on": Str,
+		"12": Int, "-3": Int, "+4": Int, "0x1F": Int, "0o17": Int, "0o9": Str, "1.5": Float, ".5": Float, "1.": Float,
+		"1e3": Float, "-2.5E-3": Float, ".inf": Float, "-.Inf": Float, ".nan": Float, "1.2.3": Str, "1e": Str,
+		"12abc": Str, "-": Str, "+": Str, ".": Str, "v1.0": Str, "1_000": Str,
+	} {
+		if got := Resolve(in); got != want {
+			t.Errorf("Resolve(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+// TestMaskAgrees compares masked and unmasked parses: same shape, ranges and values.
+func TestMaskAgrees(t *testing.T) {
+	pad := strings.Repeat("# padding so the file is large enough to mask\n", 100)
+	for _, src := range []string{
+		"a: |\n  line one\n    more indented\n\n  after blank\nb: x\n",
+		"a: >\n  folded one\n  folded two\n\n  new para\n    spaced\n  back\nb: 1\n",
+		"a: |-\n  strip\n\n\nb: 2\n",
+		"a: |+\n  keep\n\n\nb: 3\n",
+		"list:\n  - |\n    item block\n  - key: >-\n      nested folded\n      text\n  - plain\n",
+		"a: |2\n    explicit indent\nb: x\n",
+		"a: |\n  # not a comment\n  x: not a key\nb: end\n",
+		"a: |\n  text\n# a comment\nb: c\n",
+	} {
+		full := pad + src
+		li := source.NewLineIndex([]byte(full))
+		masked, blocks := mask(li, minMaskBytes)
+		if masked == nil {
+			t.Fatalf("nothing masked in %q", src)
+		}
+		got, ok := parse(li, masked, blocks)
+		if !ok {
+			t.Fatalf("masked parse not confirmed for %q", src)
+		}
+		want, _ := parse(li, nil, nil)
+		if want.err != nil {
+			t.Fatalf("original does not parse: %v", want.err)
+		}
+		if d := cmp.Diff(want.Root, got.Root); d != "" {
+			t.Errorf("masked parse differs for %q (-want +got):\n%s", src, d)
+		}
+	}
 }

@@ -3,8 +3,8 @@
 package yamltree
 
 import (
+	"bytes"
 	"errors"
-	"regexp"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -131,21 +131,52 @@ type Document struct {
 	Root *Node // nil for an empty document
 	// Extra is the range of a second document's start, when the text holds more than one.
 	Extra *source.Range
+	err   error
 }
 
 type builder struct {
-	li      *source.LineIndex
-	anchors map[string]*Node
-	depth   int
+	li        *source.LineIndex
+	anchors   map[string]*Node
+	depth     int
+	masked    map[int]maskedBlock // by header line
+	confirmed int                 // masked blocks goccy parsed as block scalars
 }
 
 // Parse parses text (which the line index covers).
 func Parse(li *source.LineIndex) (*Document, error) {
-	f, err := parser.ParseBytes(li.Text(), 0, parser.AllowDuplicateMapKey())
+	if masked, blocks := mask(li, minMaskBytes); masked != nil {
+		if doc, ok := parse(li, masked, blocks); ok {
+			return doc, nil
+		}
+	}
+	doc, _ := parse(li, nil, nil)
+	if doc.err != nil {
+		return nil, doc.err
+	}
+	return doc, nil
+}
+
+// parse parses src (the original text, or a masked copy with the same lines) into a tree whose
+// offsets refer to the original; ok is false when a masked parse must be redone on the original.
+func parse(li *source.LineIndex, masked []byte, blocks []maskedBlock) (*Document, bool) {
+	src := li.Text()
+	if masked != nil {
+		src = masked
+	}
+	f, err := parser.ParseBytes(src, 0, parser.AllowDuplicateMapKey())
 	if err != nil {
-		return nil, convertError(li, err)
+		if masked != nil {
+			return nil, false
+		}
+		return &Document{err: convertError(li, err)}, false
 	}
 	b := &builder{li: li, anchors: map[string]*Node{}}
+	if masked != nil {
+		b.masked = make(map[int]maskedBlock, len(blocks))
+		for _, mb := range blocks {
+			b.masked[mb.header] = mb
+		}
+	}
 	doc := &Document{}
 	for i, d := range f.Docs {
 		if i == 0 {
@@ -160,11 +191,14 @@ func Parse(li *source.LineIndex) (*Document, error) {
 				tok = d.Body.GetToken()
 			}
 			off := b.offset(tok)
-			doc.Extra = &source.Range{Start: off, End: off + max(1, len(tok.Value))}
+			doc.Extra = &source.Range{Start: off, End: b.clamp(off + max(1, len(tok.Value)))}
 			break
 		}
 	}
-	return doc, nil
+	if masked != nil && b.confirmed != len(blocks) {
+		return nil, false
+	}
+	return doc, true
 }
 
 func convertError(li *source.LineIndex, err error) error {
@@ -203,7 +237,7 @@ func (b *builder) tokenEnd(t *token.Token) int {
 		end--
 	}
 	// a comment glued to the next token is not part of this one
-	if i := strings.Index(string(text[start:end]), " #"); i >= 0 && t.Type != token.DoubleQuoteType && t.Type != token.SingleQuoteType {
+	if i := bytes.Index(text[start:end], []byte(" #")); i >= 0 && t.Type != token.DoubleQuoteType && t.Type != token.SingleQuoteType {
 		end = start + i
 	}
 	return end
@@ -273,6 +307,11 @@ func (b *builder) node(n ast.Node) *Node {
 		}
 		if n.Value != nil {
 			s.Value = n.Value.Value
+		}
+		if mb, ok := b.masked[n.Start.Position.Line-1]; ok {
+			s.Value = blockValue(b.li, mb)
+			b.confirmed++
+			delete(b.masked, mb.header)
 		}
 		s.R.Start = b.offset(n.Start)
 		last := n.Start
@@ -365,27 +404,79 @@ func (b *builder) scalar(n ast.Node) *Node {
 	return s
 }
 
-var (
-	reInt   = regexp.MustCompile(`^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$`)
-	reFloat = regexp.MustCompile(`^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
-)
-
-// Resolve types a plain scalar by the YAML 1.2 core schema.
+// Resolve types a plain scalar by the YAML 1.2 core schema, as serde_yaml does.
 func Resolve(v string) Type {
 	switch v {
 	case "", "~", "null", "Null", "NULL":
 		return Null
 	case "true", "True", "TRUE", "false", "False", "FALSE":
 		return Bool
+	case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN":
+		return Float
 	}
 	if c := v[0]; (c < '0' || c > '9') && c != '-' && c != '+' && c != '.' {
 		return Str
 	}
-	if reInt.MatchString(v) {
+	if isInt(v) {
 		return Int
 	}
-	if reFloat.MatchString(v) {
+	if isFloat(v) {
 		return Float
 	}
 	return Str
+}
+
+func digits(s string, ok func(byte) bool) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !ok(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isDec(c byte) bool { return c >= '0' && c <= '9' }
+func isOct(c byte) bool { return c >= '0' && c <= '7' }
+func isHex(c byte) bool { return isDec(c) || (c|0x20 >= 'a' && c|0x20 <= 'f') }
+
+// isInt matches [-+]?[0-9]+ | 0o[0-7]+ | 0x[0-9a-fA-F]+.
+func isInt(v string) bool {
+	if len(v) > 2 && v[0] == '0' && v[1] == 'o' {
+		return digits(v[2:], isOct)
+	}
+	if len(v) > 2 && v[0] == '0' && v[1] == 'x' {
+		return digits(v[2:], isHex)
+	}
+	if v[0] == '-' || v[0] == '+' {
+		v = v[1:]
+	}
+	return digits(v, isDec)
+}
+
+// isFloat matches [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?.
+func isFloat(v string) bool {
+	if v[0] == '-' || v[0] == '+' {
+		v = v[1:]
+	}
+	mant, exp := v, ""
+	if i := strings.IndexAny(v, "eE"); i >= 0 {
+		mant, exp = v[:i], v[i+1:]
+		if exp != "" && (exp[0] == '-' || exp[0] == '+') {
+			exp = exp[1:]
+		}
+		if !digits(exp, isDec) {
+			return false
+		}
+	}
+	intPart, frac, hasDot := strings.Cut(mant, ".")
+	if !hasDot {
+		return digits(intPart, isDec)
+	}
+	if intPart == "" {
+		return digits(frac, isDec)
+	}
+	return digits(intPart, isDec) && (frac == "" || digits(frac, isDec))
 }

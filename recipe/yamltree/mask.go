@@ -1,0 +1,195 @@
+// Block-scalar masking: goccy/go-yaml scans block scalar content character by character at a high
+// constant cost, and recipes are mostly block scalars (instructions, prompts). Before parsing, each
+// content line of a `|`/`>` block is cut to its indentation plus one character, so every other line and
+// column stays where it was; the block's value is then rebuilt from the original text. A mask that goccy
+// does not confirm (no block scalar where one was masked) falls back to parsing the original.
+package yamltree
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+
+	"github.com/goose-ls/goose-ls/recipe/source"
+)
+
+// maskedBlock is one block scalar whose content was masked.
+type maskedBlock struct {
+	header        int // line of the `|`/`>` indicator
+	first, last   int // content lines (last < first when empty)
+	contentIndent int
+	folded        bool
+	chomp         byte // 0 clip, '-' strip, '+' keep
+}
+
+// blockHeaderRE matches a line ending in a block scalar indicator: `key: |`, `- >-`, `- key: |2`.
+var blockHeaderRE = regexp.MustCompile(`^( *)((?:- +)*)((?:[^\s#'"{\[\]&*!|>%@` + "`" + `-][^#:]*|"[^"]*"|'[^']*')?: +)?([|>])([-+]?)([1-9]?)([-+]?)[ \t]*(?:#.*)?$`)
+
+// minMaskBytes is the size below which masking is not worth its bookkeeping.
+const minMaskBytes = 4 << 10
+
+// mask returns the masked text and its blocks, or nil when nothing was masked.
+func mask(li *source.LineIndex, minBytes int) ([]byte, []maskedBlock) {
+	text := li.Text()
+	if len(text) < minBytes || bytes.IndexByte(text, '|') < 0 && bytes.IndexByte(text, '>') < 0 {
+		return nil, nil
+	}
+	var blocks []maskedBlock
+	n := li.LineCount()
+	for l := 0; l < n; l++ {
+		line := text[li.LineStart(l):li.LineEnd(l)]
+		if len(line) == 0 || (line[len(line)-1] != '|' && line[len(line)-1] != '>' && !bytes.ContainsAny(line, "|>")) {
+			continue
+		}
+		m := blockHeaderRE.FindSubmatch(line)
+		if m == nil {
+			continue
+		}
+		if len(m[2]) == 0 && len(m[3]) == 0 {
+			continue // a bare `|` header (document root or next-line value): leave it to goccy
+		}
+		parent := len(m[1])
+		if len(m[3]) > 0 {
+			parent += len(m[2]) // `- key: |`: the key's column
+		}
+		b := maskedBlock{header: l, folded: m[4][0] == '>'}
+		for _, c := range [][]byte{m[5], m[7]} {
+			if len(c) > 0 {
+				b.chomp = c[0]
+			}
+		}
+		explicit := 0
+		if len(m[6]) > 0 {
+			explicit = int(m[6][0] - '0')
+		}
+		b.first, b.last = l+1, l
+		b.contentIndent = -1
+		if explicit > 0 {
+			b.contentIndent = parent + explicit
+		}
+		k := l + 1
+		for ; k < n; k++ {
+			cl := text[li.LineStart(k):li.LineEnd(k)]
+			ind := indentOf(cl)
+			if ind == len(cl) { // blank (spaces only)
+				continue
+			}
+			if b.contentIndent < 0 {
+				if ind <= parent {
+					break
+				}
+				b.contentIndent = ind
+			}
+			if ind < b.contentIndent {
+				break
+			}
+			b.last = k
+		}
+		if b.contentIndent < 0 || b.last < b.first || li.LineEnd(b.last) == len(text) {
+			continue // nothing to mask, or content runs into the end of the text (goccy trims it there)
+		}
+		blocks = append(blocks, b)
+		l = b.last
+	}
+	if len(blocks) == 0 {
+		return nil, nil
+	}
+	out := make([]byte, 0, len(text)/4)
+	prev := 0
+	for _, b := range blocks {
+		for k := b.first; k <= b.last; k++ {
+			s, e := li.LineStart(k), li.LineEnd(k)
+			ind := indentOf(text[s:e])
+			if ind == e-s {
+				continue
+			}
+			out = append(out, text[prev:s+ind]...)
+			out = append(out, 'x')
+			prev = e
+		}
+	}
+	out = append(out, text[prev:]...)
+	return out, blocks
+}
+
+func indentOf(line []byte) int {
+	i := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// blockValue rebuilds a masked block scalar's value from the original lines.
+func blockValue(li *source.LineIndex, b maskedBlock) string {
+	text := li.Text()
+	var lines []string
+	trailingBlank := 0
+	seenContent := false
+	for k := b.first; k <= b.last; k++ {
+		l := string(text[li.LineStart(k):li.LineEnd(k)])
+		if indentOf([]byte(l)) >= len(l) && (len(l) <= b.contentIndent || !seenContent) {
+			lines = append(lines, "")
+			continue
+		}
+		seenContent = true
+		if len(l) >= b.contentIndent {
+			l = l[b.contentIndent:]
+		} else {
+			l = strings.TrimLeft(l, " ")
+		}
+		lines = append(lines, l)
+	}
+	// blank lines after the content up to the next token count for `keep` chomping
+	for k := b.last + 1; k < li.LineCount(); k++ {
+		if l := text[li.LineStart(k):li.LineEnd(k)]; indentOf(l) == len(l) && k+1 < li.LineCount() {
+			trailingBlank++
+			continue
+		}
+		break
+	}
+	var sb strings.Builder
+	if !b.folded {
+		sb.WriteString(strings.Join(lines, "\n"))
+	} else {
+		foldLines(&sb, lines)
+	}
+	// the final line break exists only when the last content line is not the end of the text
+	if li.LineEnd(b.last) < len(text) {
+		switch b.chomp {
+		case '-':
+		case '+':
+			sb.WriteByte('\n')
+			sb.WriteString(strings.Repeat("\n", trailingBlank))
+		default:
+			sb.WriteByte('\n')
+		}
+	}
+	return sb.String()
+}
+
+// foldLines joins folded-scalar lines: a break between two plain lines becomes a space, empty lines
+// become newlines, and breaks next to more-indented lines are kept.
+func foldLines(sb *strings.Builder, lines []string) {
+	spaced := func(s string) bool { return s != "" && (s[0] == ' ' || s[0] == '\t') }
+	lastNonEmpty := -1
+	for i, l := range lines {
+		switch {
+		case i == 0:
+		case l == "":
+			sb.WriteByte('\n')
+		case lines[i-1] == "":
+			if spaced(l) || (lastNonEmpty >= 0 && spaced(lines[lastNonEmpty])) {
+				sb.WriteByte('\n')
+			}
+		case spaced(l) || spaced(lines[i-1]):
+			sb.WriteByte('\n')
+		default:
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(l)
+		if l != "" {
+			lastNonEmpty = i
+		}
+	}
+}

@@ -148,6 +148,9 @@ func (f *File) checkSchema() {
 	for _, v := range sc.Validate(instance(f.Tree)) {
 		f.violation(v)
 	}
+	if f.Wrapper {
+		f.checkWrapperScalars(sc)
+	}
 	// required fields per extension type (the schema's if/then, checked here for speed)
 	if exts := f.Tree.Get("extensions"); exts != nil && exts.Kind == yamltree.Seq {
 		for i, e := range exts.Items {
@@ -243,5 +246,37 @@ func (f *File) checkDuplicateKeys(n *Node, ptr []string) {
 		for i, it := range n.Items {
 			f.checkDuplicateKeys(it, append(ptr[:len(ptr):len(ptr)], strconv.Itoa(i)))
 		}
+	}
+}
+
+// checkWrapperScalars applies the Desktop wrapper's stricter reading: inside `recipe:` goose deserialises
+// from a YAML value, so a number or boolean where a string belongs is an error there (it is accepted in a
+// plain file).
+func (f *File) checkWrapperScalars(sc *schema.Schema) {
+	check := func(n *Node, obj *schema.Object) {
+		if n == nil || n.Kind != yamltree.Map || obj == nil {
+			return
+		}
+		for _, p := range n.Pairs {
+			fd := obj.Field(p.Key.Value)
+			v := p.Value
+			if fd == nil || !fd.Text || v.Kind != yamltree.Scalar || v.Style != yamltree.Plain {
+				continue
+			}
+			if v.Type == yamltree.Int || v.Type == yamltree.Float || v.Type == yamltree.Bool {
+				f.add(Diagnostic{R: v.R, Severity: SeverityError, Code: CodeInvalidType,
+					Message: fmt.Sprintf("invalid type: %s, expected a string (inside the Desktop `recipe:` wrapper goose does not convert plain scalars; quote it)", v.Describe())})
+			}
+		}
+	}
+	check(f.Tree, sc.Objects["recipe"])
+	for _, name := range []string{"settings", "author", "retry"} {
+		check(f.Tree.Get(name), sc.Objects[name])
+	}
+	for _, p := range f.Recipe.Parameters {
+		check(p.Node, sc.Objects["parameter"])
+	}
+	for _, s := range f.Recipe.SubRecipes {
+		check(s.Node, sc.Objects["sub_recipe"])
 	}
 }

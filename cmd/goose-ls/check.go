@@ -2,7 +2,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -146,7 +145,6 @@ func checkAll(paths []string, stderr io.Writer, ioErr *bool) []checkedFile {
 					fmt.Fprintf(stderr, "goose-ls check: %v\n", err)
 					*ioErr = true
 					mu.Unlock()
-					data = nil
 				}
 				abs, aerr := filepath.Abs(p)
 				if aerr != nil {
@@ -163,11 +161,5 @@ func checkAll(paths []string, stderr io.Writer, ioErr *bool) []checkedFile {
 	}
 	close(next)
 	wg.Wait()
-	var kept []checkedFile
-	for _, r := range results {
-		if r.File != nil && (r.File.Text != nil || !errors.Is(nil, nil)) {
-			kept = append(kept, r)
-		}
-	}
-	return kept
+	return results
 }

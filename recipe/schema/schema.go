@@ -31,6 +31,8 @@ type Field struct {
 	EnumDocs    map[string]string
 	Required    bool
 	Def         string // definition the field's value refers to, if an object
+	// Text marks string fields that serde fills from any plain scalar (title: 12345 is "12345").
+	Text bool
 }
 
 // Object is an object type of the schema (recipe, parameter, extension, ...).
@@ -213,6 +215,7 @@ func (s *Schema) indexObject(m map[string]any) {
 		f := &Field{Name: pname, Required: required[pname]}
 		f.Description, _ = pm["description"].(string)
 		target, def := s.resolve(pm)
+		f.Text = def == "text"
 		if f.Description == "" && target != nil {
 			f.Description, _ = target["description"].(string)
 		}

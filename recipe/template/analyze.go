@@ -220,8 +220,8 @@ func (a *analyzer) expr(e Expr) {
 		a.expr(e.Left)
 		a.expr(e.Right)
 	case *CondExpr:
+		a.expr(e.True) // source order: `true if cond else false`
 		a.expr(e.Cond)
-		a.expr(e.True)
 		a.expr(e.False)
 	case *List:
 		a.exprs(e.Items)

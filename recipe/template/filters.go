@@ -43,7 +43,7 @@ func arg(args []Value, kw []kwValue, i int, name string) (Value, bool) {
 			return k.v, true
 		}
 	}
-	if i < len(args) {
+	if i >= 0 && i < len(args) {
 		return args[i], true
 	}
 	return Value{}, false

@@ -11,6 +11,7 @@ const maxDepth = 200
 
 type parser struct {
 	lx     *lexer
+	lexErr error // a lexer error is sticky: lookahead that ignores it must not lose it
 	tok    token
 	peeked bool
 	depth  int
@@ -53,12 +54,16 @@ func ParseExpression(src string) (Expr, error) {
 }
 
 func (p *parser) next() (token, error) {
+	if p.lexErr != nil {
+		return token{}, p.lexErr
+	}
 	if p.peeked {
 		p.peeked = false
 		return p.tok, nil
 	}
 	t, err := p.lx.next()
 	if err != nil {
+		p.lexErr = err
 		return t, err
 	}
 	p.tok = t
@@ -66,11 +71,15 @@ func (p *parser) next() (token, error) {
 }
 
 func (p *parser) peek() (token, error) {
+	if p.lexErr != nil {
+		return token{}, p.lexErr
+	}
 	if p.peeked {
 		return p.tok, nil
 	}
 	t, err := p.lx.next()
 	if err != nil {
+		p.lexErr = err
 		return t, err
 	}
 	p.tok, p.peeked = t, true
@@ -267,6 +276,10 @@ func (p *parser) statement(start int, kw token) (Stmt, error) {
 			return nil, err
 		}
 		return &AutoEscape{R: Range{Start: start, End: t.r.End}, Expr: e, Body: body}, nil
+	}
+	switch kw.val {
+	case "elif", "else", "endif", "endfor", "endblock", "endset", "endwith", "endfilter", "endautoescape", "endraw", "endmacro", "endcall":
+		return nil, &SyntaxError{R: kw.r, Msg: fmt.Sprintf("unexpected `%s`: no open block to end", kw.val)}
 	}
 	return nil, &SyntaxError{R: kw.r, Msg: "unknown statement " + kw.val}
 }

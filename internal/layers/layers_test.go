@@ -1,0 +1,73 @@
+// The dependency rules of ARCHITECTURE.md, checked with `go list -deps`.
+package layers
+
+import (
+	"bufio"
+	"bytes"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/goose-ls/goose-ls/"
+
+// deps returns, for each package of the module, its transitive imports.
+func deps(t *testing.T) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	list, err := exec.Command("go", "list", "-f", "{{.ImportPath}}", "../../...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(list))
+	for sc.Scan() {
+		pkg := sc.Text()
+		d, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		out[pkg] = strings.Fields(string(d))
+	}
+	return out
+}
+
+func TestLayers(t *testing.T) {
+	rules := []struct {
+		from     string // package prefix (relative to the module)
+		mayNot   string // import prefix it may not use
+		unlessIn []string
+	}{
+		{"recipe", module + "lsp", nil},
+		{"recipe", module + "agent", nil},
+		{"recipe", module + "cmd", nil},
+		{"agent", module + "lsp", nil},
+		{"", "go.lsp.dev/", []string{"lsp", "cmd"}},
+		{"", "github.com/mark3labs/mcp-go", []string{"agent/mcp", "cmd"}},
+	}
+	all := deps(t)
+	if len(all) < 5 {
+		t.Fatalf("listed only %d packages", len(all))
+	}
+	for pkg, ds := range all {
+		rel := strings.TrimPrefix(pkg, module)
+		for _, r := range rules {
+			if !strings.HasPrefix(rel, r.from) {
+				continue
+			}
+			allowed := false
+			for _, u := range r.unlessIn {
+				if strings.HasPrefix(rel, u) {
+					allowed = true
+				}
+			}
+			if allowed {
+				continue
+			}
+			for _, d := range ds {
+				if strings.HasPrefix(d, r.mayNot) {
+					t.Errorf("%s imports %s (rule: %s may not import %s)", rel, d, r.from, r.mayNot)
+				}
+			}
+		}
+	}
+}

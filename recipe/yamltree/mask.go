@@ -71,7 +71,10 @@ func mask(li *source.LineIndex, minBytes int) ([]byte, []maskedBlock) {
 		for ; k < n; k++ {
 			cl := text[li.LineStart(k):li.LineEnd(k)]
 			ind := indentOf(cl)
-			if ind == len(cl) { // blank (spaces only)
+			if ind == len(cl) { // spaces only: content when longer than the content indentation
+				if b.contentIndent >= 0 && len(cl) > b.contentIndent {
+					b.last = k
+				}
 				continue
 			}
 			if b.contentIndent < 0 {
@@ -85,8 +88,11 @@ func mask(li *source.LineIndex, minBytes int) ([]byte, []maskedBlock) {
 			}
 			b.last = k
 		}
-		if b.contentIndent < 0 || b.last < b.first || li.LineEnd(b.last) == len(text) {
-			continue // nothing to mask, or content runs into the end of the text (goccy trims it there)
+		if b.contentIndent < 0 || b.last < b.first {
+			continue
+		}
+		if rest := text[li.LineEnd(b.last):]; len(bytes.TrimSpace(rest)) == 0 && !bytes.HasSuffix(text, []byte("\n")) {
+			continue // the block runs into an unterminated end of text, where goccy trims differently
 		}
 		blocks = append(blocks, b)
 		l = b.last
@@ -105,7 +111,12 @@ func mask(li *source.LineIndex, minBytes int) ([]byte, []maskedBlock) {
 			}
 			out = append(out, text[prev:s+ind]...)
 			out = append(out, 'x')
-			prev = e
+			// keep trailing blanks: goccy's token positions depend on them
+			t := e
+			for t > s+ind+1 && (text[t-1] == ' ' || text[t-1] == '\t') {
+				t--
+			}
+			prev = t
 		}
 	}
 	out = append(out, text[prev:]...)

@@ -243,6 +243,46 @@ func (b *builder) tokenEnd(t *token.Token) int {
 	return end
 }
 
+// blockEnd is where a block scalar whose header is at headerOff ends: the end of its last content line
+// in the original text. goccy places the content token at the end of the content, so the end is found
+// from the next token back, skipping blank lines and less-indented comment lines.
+func (b *builder) blockEnd(headerOff int, content *token.Token) int {
+	text := b.li.Text()
+	end := len(text)
+	contentOff := b.offset(content)
+	for n := content.Next; n != nil; n = n.Next {
+		if o := b.offset(n); o >= contentOff {
+			end = o
+			break
+		}
+	}
+	headerLine := b.li.Line(headerOff)
+	contentIndent := -1
+	for l := headerLine + 1; l < b.li.LineCount(); l++ {
+		line := text[b.li.LineStart(l):b.li.LineEnd(l)]
+		if ind := indentOf(line); ind < len(line) {
+			contentIndent = ind
+			break
+		}
+	}
+	for {
+		for end > headerOff && isSpaceByte(text[end-1]) {
+			end--
+		}
+		l := b.li.Line(end - 1)
+		if end <= headerOff || l <= headerLine {
+			break
+		}
+		line := text[b.li.LineStart(l):b.li.LineEnd(l)]
+		if ind := indentOf(line); ind < contentIndent && ind < len(line) {
+			end = b.li.LineStart(l) // a less-indented line (a comment) is not content
+			continue
+		}
+		break
+	}
+	return max(end, headerOff+1)
+}
+
 func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 const maxDepth = 500
@@ -318,7 +358,7 @@ func (b *builder) node(n ast.Node) *Node {
 		if n.Value != nil {
 			last = n.Value.GetToken()
 		}
-		s.R.End = b.tokenEnd(last)
+		s.R.End = b.blockEnd(s.R.Start, last)
 		return s
 	case *ast.MappingKeyNode:
 		return b.node(n.Value)

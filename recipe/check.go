@@ -1,4 +1,5 @@
 // The check pipeline: load, template analysis, validation render, YAML, schema, semantic rules.
+
 package recipe
 
 import (

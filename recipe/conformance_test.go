@@ -1,4 +1,5 @@
 // Conformance against the corpus of real recipes: goose's verdicts (SOURCES.md) must match ours.
+
 package recipe_test
 
 import (

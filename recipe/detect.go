@@ -1,4 +1,5 @@
 // Recipe detection: which YAML/JSON files are recipes, by name or by content.
+
 package recipe
 
 import (

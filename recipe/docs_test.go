@@ -1,4 +1,5 @@
 // Every diagnostic code is documented in docs/diagnostics.md, and every documented code exists.
+
 package recipe_test
 
 import (

@@ -1,4 +1,5 @@
 // File access for sub-recipes and template parents, confined to the recipe's folder where goose confines it.
+
 package recipe
 
 import (

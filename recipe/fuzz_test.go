@@ -1,4 +1,5 @@
 // Fuzz target for the whole check pipeline: any input gives diagnostics with valid ranges, never a panic.
+
 package recipe_test
 
 import (

@@ -1,4 +1,5 @@
 // Typed view of a recipe over its YAML tree: each field keeps its node so rules and editors get ranges.
+
 package recipe
 
 import (

@@ -1,4 +1,5 @@
 // Unknown keys: goose ignores them silently, so a misspelt key silently changes what a recipe does.
+
 package recipe
 
 import (

@@ -1,4 +1,5 @@
 // Table tests for every rule: each case lists the diagnostics it must produce, with exact ranges.
+
 package recipe_test
 
 import (

@@ -1,4 +1,5 @@
 // `goose-ls check`: validate files and folders, report as text, JSON or SARIF.
+
 package main
 
 import (

@@ -1,4 +1,5 @@
 // CLI tests: exit codes, the exact JSON shape with UTF-16 columns, SARIF, folder discovery.
+
 package main
 
 import (

@@ -1,4 +1,5 @@
 // Reporters for `goose-ls check`: text (path:line:col), LSP-shaped JSON and SARIF 2.1.0.
+
 package main
 
 import (

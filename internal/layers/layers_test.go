@@ -1,4 +1,5 @@
 // The dependency rules of ARCHITECTURE.md, checked with `go list -deps`.
+
 package layers
 
 import (

@@ -1,4 +1,5 @@
 // Tests and benchmarks for the embedded schema: it compiles, indexes its objects, and reports violations.
+
 package schema
 
 import (

@@ -1,4 +1,5 @@
 // Undeclared-variable analysis with minijinja's `undeclared_variables(true)` scoping, keeping every use.
+
 package template
 
 import "strings"

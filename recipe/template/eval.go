@@ -82,10 +82,7 @@ func (t *Template) Render(ctx map[string]Value, opts RenderOptions) (*Output, er
 	err := ec.renderTemplate(t)
 	text := b.String()
 	if err == nil && t.TrailingNewline && strings.HasSuffix(text, "\n") {
-		text = strings.TrimSuffix(text, "\n")
-		if strings.HasSuffix(text, "\r") {
-			text = strings.TrimSuffix(text, "\r")
-		}
+		text = strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r")
 	}
 	return &Output{Text: text, Segments: ec.segs, Loaded: ec.loaded}, err
 }

@@ -1,4 +1,5 @@
 // Expression evaluation: attribute and item access, calls, operators, filters and tests.
+
 package template
 
 import (

@@ -1,4 +1,5 @@
 // Expression grammar: conditional, logic, comparison, arithmetic, concat, unary, postfix, filters, tests.
+
 package template
 
 import "strconv"

@@ -1,4 +1,5 @@
 // Builtin filters, tests and global functions: exactly the names minijinja registers with `builtins`.
+
 package template
 
 import (

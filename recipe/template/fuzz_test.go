@@ -1,4 +1,5 @@
 // Fuzz target for the template engine: parse, analyse, pre-process and render never panic or escape ranges.
+
 package template
 
 import "testing"

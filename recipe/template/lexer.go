@@ -1,4 +1,5 @@
 // Lexer for goose's template dialect: data segments, tags with whitespace control, raw blocks, comments.
+
 package template
 
 import (

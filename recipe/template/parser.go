@@ -1,4 +1,5 @@
 // Recursive-descent parser producing the AST with byte ranges, following minijinja's grammar.
+
 package template
 
 import (

@@ -1,4 +1,5 @@
 // Table tests for goose's template dialect: parsing, variable analysis, rendering, pre-processing.
+
 package template
 
 import (

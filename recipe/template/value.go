@@ -1,4 +1,5 @@
 // Runtime values: undefined, none, bool, int, float, string, sequence, map (ordered), callable.
+
 package template
 
 import (

@@ -1,4 +1,5 @@
 // Benchmarks for YAML parsing alone (goccy/go-yaml and the tree built over it).
+
 package yamltree
 
 import (

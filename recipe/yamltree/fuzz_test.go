@@ -1,4 +1,5 @@
 // Fuzz target for the YAML tree: node ranges stay inside the text and ordered.
+
 package yamltree
 
 import (

@@ -1,5 +1,6 @@
 // Benchmarks: a cold full check of a large (3,000-line, ~190 parameters, ~900 template uses) and a small
 // (40-line) recipe.
+
 package recipe_test
 
 import (

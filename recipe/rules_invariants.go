@@ -1,5 +1,6 @@
 // Recipe invariants goose checks after parsing (prompt or instructions, retry, response schema) and the
 // settings and extension checks goose-ls adds.
+
 package recipe
 
 import (

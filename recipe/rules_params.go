@@ -1,5 +1,6 @@
 // Parameter rules: goose's checks (file defaults, optional defaults, duplicates, template variables vs
 // parameters) and the ones its docs state but its code does not enforce.
+
 package recipe
 
 import (

@@ -1,5 +1,6 @@
 // Sub-recipe rules: the child file exists (goose fails only at run time), `values` name the child's
 // parameters, and the child's required parameters get a value.
+
 package recipe
 
 import (

@@ -1,5 +1,6 @@
 // Schema validation: the YAML tree becomes a JSON instance, and each schema error becomes a diagnostic
 // at the offending node with serde's wording and path.
+
 package recipe
 
 import (

@@ -1,5 +1,6 @@
 // Recovery for the commonest template mistake: a plain YAML value that starts with `{{`. goose refuses
 // it; goose-ls reports it at the value and parses on with the value replaced, so nothing else is hidden.
+
 package recipe
 
 import (

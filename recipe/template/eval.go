@@ -1,5 +1,6 @@
 // Renderer: evaluates a parsed template with minijinja's lenient or strict undefined behaviour and
 // records where each piece of output came from.
+
 package template
 
 import (

@@ -1,5 +1,6 @@
 // goose's literal-brace pre-processing: single-line `{{…}}` whose inside is not a plain identifier,
 // not a quoted literal and not a parseable expression is wrapped in `{% raw %}…{% endraw %}`.
+
 package template
 
 import (

@@ -3,6 +3,7 @@
 // content line of a `|`/`>` block is cut to its indentation plus one character, so every other line and
 // column stays where it was; the block's value is then rebuilt from the original text. A mask that goccy
 // does not confirm (no block scalar where one was masked) falls back to parsing the original.
+
 package yamltree
 
 import (

@@ -240,3 +240,25 @@ func TestSubRecipeRules(t *testing.T) {
 			src: head + "prompt: hi\nsub_recipes:\n  - name: c\n    path: \"{{ recipe_dir }}/child.yaml\"\n    values: {a: x}\n"},
 	})
 }
+
+func TestTemplateSymlinkEscapeRefused(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret.yaml"), []byte("title: leaked\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(outside, "secret.yaml"), filepath.Join(dir, "link.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	src := "{% include \"link.yaml\" %}\ndescription: D\nprompt: hi\n"
+	f := recipe.Check(filepath.Join(dir, "r.yaml"), []byte(src), nil)
+	found := false
+	for _, d := range f.Diags {
+		if d.Code == recipe.CodeTplRuntime && strings.Contains(d.Message, "template path must stay within the recipe directory") {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("a symlink pointing outside the recipe folder was followed: %+v", f.Diags)
+	}
+}

@@ -76,7 +76,6 @@ func TestMaskAgrees(t *testing.T) {
 		"a: |-\n  strip\n\n\nb: 2\n",
 		"a: |+\n  keep\n\n\nb: 3\n",
 		"list:\n  - |\n    item block\n  - key: >-\n      nested folded\n      text\n  - plain\n",
-		"a: |2\n    explicit indent\nb: x\n",
 		"a: |\n  # not a comment\n  x: not a key\nb: end\n",
 		"a: |\n  text\n# a comment\nb: c\n",
 	} {

@@ -59,15 +59,11 @@ func mask(li *source.LineIndex, minBytes int) ([]byte, []maskedBlock) {
 				b.chomp = c[0]
 			}
 		}
-		explicit := 0
 		if len(m[6]) > 0 {
-			explicit = int(m[6][0] - '0')
+			continue // explicit indentation indicators are rare; goccy's reading of them is left alone
 		}
 		b.first, b.last = l+1, l
 		b.contentIndent = -1
-		if explicit > 0 {
-			b.contentIndent = parent + explicit
-		}
 		k := l + 1
 		for ; k < n; k++ {
 			cl := text[li.LineStart(k):li.LineEnd(k)]

@@ -2,10 +2,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+
+	"github.com/goose-ls/goose-ls/lsp"
 )
 
 var version = "0.1.0-dev"
@@ -18,6 +21,7 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `goose-ls: language server and checker for goose recipes
 
 Usage:
+  goose-ls [serve]                                    run the language server on stdin/stdout
   goose-ls check [--format text|json|sarif] PATH...   validate recipe files or folders
   goose-ls schema                                     print the recipe JSON Schema
   goose-ls version                                    print the version
@@ -28,10 +32,11 @@ Usage:
 func run(args []string, stdout, stderr io.Writer) int {
 	slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	if len(args) == 0 {
-		usage(stderr)
-		return 2
+		return runServe()
 	}
 	switch args[0] {
+	case "serve":
+		return runServe()
 	case "check":
 		return runCheck(args[1:], stdout, stderr)
 	case "schema":
@@ -46,4 +51,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "goose-ls: unknown command %q\n", args[0])
 	usage(stderr)
 	return 2
+}
+
+// stdio joins stdin and stdout into the server's connection.
+type stdio struct{}
+
+func (stdio) Read(p []byte) (int, error)  { return os.Stdin.Read(p) }
+func (stdio) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
+func (stdio) Close() error                { return os.Stdin.Close() }
+
+// runServe speaks LSP on stdin/stdout; logs go to stderr only.
+func runServe() int {
+	lsp.Version = version
+	return lsp.Serve(context.Background(), stdio{}, lsp.Options{})
 }

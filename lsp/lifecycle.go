@@ -1,0 +1,61 @@
+// initialize, initialized and shutdown: capabilities and position-encoding negotiation.
+
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+)
+
+func init() {
+	requests["initialize"] = initialize
+	requests["shutdown"] = shutdown
+	notifications["initialized"] = func(context.Context, *Server, json.RawMessage) error { return nil }
+}
+
+type initializeParams struct {
+	Capabilities struct {
+		General struct {
+			PositionEncodings []string `json:"positionEncodings"`
+		} `json:"general"`
+	} `json:"capabilities"`
+}
+
+func initialize(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
+	var p initializeParams
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	enc := "utf-16"
+	for _, e := range p.Capabilities.General.PositionEncodings {
+		if e == "utf-8" {
+			enc = "utf-8"
+		}
+	}
+	s.mu.Lock()
+	s.state = stateInitialized
+	s.utf8 = enc == "utf-8"
+	s.mu.Unlock()
+	return map[string]any{
+		"capabilities": map[string]any{
+			"positionEncoding": enc,
+			"textDocumentSync": map[string]any{
+				"openClose": true,
+				"change":    2, // incremental
+				"save":      map[string]any{"includeText": false},
+			},
+		},
+		"serverInfo": map[string]any{"name": "goose-ls", "version": Version},
+	}, nil
+}
+
+func shutdown(_ context.Context, s *Server, _ json.RawMessage) (any, error) {
+	s.mu.Lock()
+	s.state = stateShutdown
+	s.exitCode = 0
+	s.mu.Unlock()
+	return nil, nil
+}
+
+// Version is reported in serverInfo; cmd sets it.
+var Version = "dev"

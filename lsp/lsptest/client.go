@@ -1,0 +1,149 @@
+// Package lsptest is an in-process LSP client over net.Pipe for tests: it drives the real server over
+// JSON-RPC and records what the server sends.
+package lsptest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/goose-ls/goose-ls/lsp"
+)
+
+// Client is a test LSP client connected to a running server.
+type Client struct {
+	t     testing.TB
+	Conn  jsonrpc2.Conn
+	Raw   net.Conn // the client's end, for writing malformed frames
+	mu    sync.Mutex
+	diags map[protocol.DocumentURI]protocol.PublishDiagnosticsParams
+	cond  *sync.Cond
+	notes []jsonrpc2.Request
+	// ExitCode receives the server's exit code when Serve returns.
+	ExitCode chan int
+}
+
+// New starts a server and connects a client to it.
+func New(t testing.TB) *Client {
+	t.Helper()
+	serverEnd, clientEnd := net.Pipe()
+	c := &Client{t: t, Raw: clientEnd, diags: map[protocol.DocumentURI]protocol.PublishDiagnosticsParams{}, ExitCode: make(chan int, 1)}
+	c.cond = sync.NewCond(&c.mu)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { c.ExitCode <- lsp.Serve(ctx, serverEnd, lsp.Options{}) }()
+	c.Conn = jsonrpc2.NewConn(jsonrpc2.NewStream(clientEnd))
+	c.Conn.Go(ctx, c.handle)
+	t.Cleanup(func() {
+		cancel()
+		c.Conn.Close()
+	})
+	return c
+}
+
+func (c *Client) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	c.mu.Lock()
+	c.notes = append(c.notes, req)
+	if req.Method() == "textDocument/publishDiagnostics" {
+		var p protocol.PublishDiagnosticsParams
+		if err := json.Unmarshal(req.Params(), &p); err == nil {
+			c.diags[p.URI] = p
+		}
+	}
+	c.cond.Broadcast()
+	c.mu.Unlock()
+	return reply(ctx, nil, nil)
+}
+
+// Call sends a request and decodes its result.
+func (c *Client) Call(method string, params, result any) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := c.Conn.Call(ctx, method, params, result)
+	return err
+}
+
+// Notify sends a notification.
+func (c *Client) Notify(method string, params any) {
+	if err := c.Conn.Notify(context.Background(), method, params); err != nil {
+		c.t.Fatalf("notify %s: %v", method, err)
+	}
+}
+
+// Initialize runs the handshake with the given client capabilities (nil: none) and returns the result.
+func (c *Client) Initialize(capabilities map[string]any) map[string]any {
+	c.t.Helper()
+	var res map[string]any
+	if err := c.Call("initialize", map[string]any{"processId": 1, "rootUri": "file:///", "capabilities": capabilities}, &res); err != nil {
+		c.t.Fatalf("initialize: %v", err)
+	}
+	c.Notify("initialized", map[string]any{})
+	return res
+}
+
+// Open opens a document.
+func (c *Client) Open(uri protocol.DocumentURI, lang, text string) {
+	c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": lang, "version": 1, "text": text}})
+}
+
+// Change sends one incremental change (a nil rng replaces the whole text).
+func (c *Client) Change(uri protocol.DocumentURI, version int32, rng *protocol.Range, text string) {
+	change := map[string]any{"text": text}
+	if rng != nil {
+		change["range"] = rng
+	}
+	c.Notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": version}, "contentChanges": []any{change}})
+}
+
+// Diagnostics waits until diagnostics for uri at version (0: any) arrive and returns them.
+func (c *Client) Diagnostics(uri protocol.DocumentURI, version uint32) []protocol.Diagnostic {
+	c.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	timer := time.AfterFunc(10*time.Second, func() { c.mu.Lock(); c.cond.Broadcast(); c.mu.Unlock() })
+	defer timer.Stop()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for {
+		if p, ok := c.diags[uri]; ok && (version == 0 || p.Version == version) {
+			return p.Diagnostics
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("no diagnostics for %s version %d", uri, version)
+		}
+		c.cond.Wait()
+	}
+}
+
+// Requests lists the methods the server has sent so far.
+func (c *Client) Requests() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for _, r := range c.notes {
+		out = append(out, r.Method())
+	}
+	return out
+}
+
+// Codes returns "CODE line:col-line:col" for each diagnostic.
+func Codes(ds []protocol.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, fmt.Sprintf("%v %d:%d-%d:%d", d.Code, d.Range.Start.Line, d.Range.Start.Character, d.Range.End.Line, d.Range.End.Character))
+	}
+	return out
+}
+
+// Published reports whether the server ever published diagnostics for uri.
+func (c *Client) Published(uri protocol.DocumentURI) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.diags[uri]
+	return ok
+}

@@ -1,0 +1,178 @@
+// Package lsp is goose-ls's language server: protocol glue over go.lsp.dev (jsonrpc2 v0.10.0 + protocol
+// v0.12.0) on the recipe engine. One file per concern; LSP types stay inside this package.
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime"
+	"runtime/debug"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// Options configure a server.
+type Options struct {
+	// Workers is the number of concurrent document checks (0: GOMAXPROCS).
+	Workers int
+}
+
+type lifecycle uint8
+
+const (
+	stateNew lifecycle = iota
+	stateInitialized
+	stateShutdown
+)
+
+// Server is one LSP session.
+type Server struct {
+	conn   jsonrpc2.Conn
+	stream *stream
+	opts   Options
+
+	mu       sync.Mutex // guards everything below; never held across a call to the client
+	state    lifecycle
+	docs     map[protocol.DocumentURI]*document
+	utf8     bool // negotiated positionEncoding utf-8 (else utf-16)
+	exitCode int
+
+	queue  chan protocol.DocumentURI
+	cancel func(jsonrpc2.ID)
+	closed chan struct{}
+	once   sync.Once
+}
+
+// Serve runs a server on rwc until the client exits or the connection closes; it returns the process
+// exit code (0 after shutdown + exit, 1 otherwise).
+func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
+	s := newServer(rwc, opts)
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	s.start(ctx)
+	select {
+	case <-s.conn.Done():
+	case <-s.closed:
+	case <-ctx.Done():
+	}
+	s.conn.Close()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.exitCode
+}
+
+func newServer(rwc io.ReadWriteCloser, opts Options) *Server {
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	st := newStream(rwc)
+	return &Server{
+		conn: jsonrpc2.NewConn(st), stream: st, opts: opts,
+		docs: map[protocol.DocumentURI]*document{}, exitCode: 1,
+		queue: make(chan protocol.DocumentURI, 1024), closed: make(chan struct{}),
+	}
+}
+
+func (s *Server) start(ctx context.Context) {
+	for i := 0; i < s.opts.Workers; i++ {
+		go s.checkWorker(ctx)
+	}
+	h, cancel := jsonrpc2.CancelHandler(jsonrpc2.AsyncHandler(s.handle))
+	s.cancel = cancel
+	s.conn.Go(ctx, h)
+}
+
+// errNotInitialized is LSP's ServerNotInitialized.
+var errNotInitialized = &jsonrpc2.Error{Code: -32002, Message: "server not initialized"}
+
+type requestFn func(ctx context.Context, s *Server, params json.RawMessage) (any, error)
+type notifyFn func(ctx context.Context, s *Server, params json.RawMessage) error
+
+var (
+	requests      = map[string]requestFn{}
+	notifications = map[string]notifyFn{}
+)
+
+// decode unmarshals params, reporting InvalidParams on a mismatch.
+func decode(params json.RawMessage, v any) error {
+	if len(params) == 0 {
+		params = []byte("{}")
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		return &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: "invalid params: " + err.Error()}
+	}
+	return nil
+}
+
+// handle dispatches one message. It runs off the read loop (AsyncHandler) and always replies.
+func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) (err error) {
+	_, isCall := req.(*jsonrpc2.Call)
+	defer func() {
+		if r := recover(); r != nil {
+			slog.Error("lsp: handler panic", "method", req.Method(), "panic", r, "stack", string(debug.Stack()))
+			err = reply(ctx, nil, &jsonrpc2.Error{Code: jsonrpc2.InternalError, Message: fmt.Sprintf("internal error in %s: %v", req.Method(), r)})
+		}
+	}()
+	method := req.Method()
+	s.mu.Lock()
+	state := s.state
+	s.mu.Unlock()
+	if !isCall {
+		if method == "exit" {
+			s.exit()
+			return reply(ctx, nil, nil)
+		}
+		if method == "$/cancelRequest" {
+			var p struct {
+				ID jsonrpc2.ID `json:"id"`
+			}
+			if json.Unmarshal(req.Params(), &p) == nil {
+				s.cancel(p.ID)
+			}
+			return reply(ctx, nil, nil)
+		}
+		fn, ok := notifications[method]
+		if !ok || (state != stateInitialized && method != "initialized") {
+			return reply(ctx, nil, nil) // notifications before initialize or unknown ones are dropped
+		}
+		if err := fn(ctx, s, req.Params()); err != nil {
+			slog.Warn("lsp: notification failed", "method", method, "error", err)
+		}
+		return reply(ctx, nil, nil)
+	}
+	switch {
+	case method == "initialize":
+		if state != stateNew {
+			return reply(ctx, nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidRequest, Message: "initialize sent twice"})
+		}
+	case state == stateNew:
+		return reply(ctx, nil, errNotInitialized)
+	case state == stateShutdown:
+		return reply(ctx, nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidRequest, Message: "server is shut down"})
+	}
+	fn, ok := requests[method]
+	if !ok {
+		return reply(ctx, nil, &jsonrpc2.Error{Code: jsonrpc2.MethodNotFound, Message: "method not found: " + method})
+	}
+	result, ferr := fn(ctx, s, req.Params())
+	if ctx.Err() != nil && ferr == nil {
+		ferr = &jsonrpc2.Error{Code: -32800, Message: "request cancelled"}
+	}
+	return reply(ctx, result, ferr)
+}
+
+func (s *Server) exit() {
+	s.once.Do(func() { close(s.closed) })
+}
+
+// notify sends a notification to the client; it must not be called with s.mu held.
+func (s *Server) notify(ctx context.Context, method string, params any) {
+	if err := s.conn.Notify(ctx, method, params); err != nil {
+		slog.Debug("lsp: notify failed", "method", method, "error", err)
+	}
+}

@@ -1,0 +1,194 @@
+// Protocol tests over net.Pipe with the real server: lifecycle, error codes, malformed frames,
+// incremental sync and pushed diagnostics.
+package lsp_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/goose-ls/goose-ls/lsp/lsptest"
+)
+
+func code(err error) jsonrpc2.Code {
+	var e *jsonrpc2.Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return 0
+}
+
+func TestLifecycle(t *testing.T) {
+	c := lsptest.New(t)
+	if err := c.Call("textDocument/hover", map[string]any{}, nil); code(err) != -32002 {
+		t.Errorf("request before initialize: %v, want -32002", err)
+	}
+	res := c.Initialize(nil)
+	caps := res["capabilities"].(map[string]any)
+	if caps["positionEncoding"] != "utf-16" {
+		t.Errorf("positionEncoding = %v", caps["positionEncoding"])
+	}
+	if err := c.Call("initialize", map[string]any{}, nil); code(err) != jsonrpc2.InvalidRequest {
+		t.Errorf("second initialize: %v", err)
+	}
+	if err := c.Call("goose/nonsense", map[string]any{}, nil); code(err) != jsonrpc2.MethodNotFound {
+		t.Errorf("unknown method: %v", err)
+	}
+	if err := c.Call("shutdown", nil, nil); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	if err := c.Call("initialize", map[string]any{}, nil); code(err) != jsonrpc2.InvalidRequest {
+		t.Errorf("request after shutdown: %v", err)
+	}
+	c.Notify("exit", nil)
+	select {
+	case got := <-c.ExitCode:
+		if got != 0 {
+			t.Errorf("exit after shutdown: code %d, want 0", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("server did not exit")
+	}
+}
+
+func TestExitWithoutShutdown(t *testing.T) {
+	c := lsptest.New(t)
+	c.Initialize(nil)
+	c.Notify("exit", nil)
+	select {
+	case got := <-c.ExitCode:
+		if got != 1 {
+			t.Errorf("exit without shutdown: code %d, want 1", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("server did not exit")
+	}
+}
+
+const uri = protocol.DocumentURI("file:///work/recipes/review.yaml")
+
+func TestDiagnosticsFollowIncrementalEdits(t *testing.T) {
+	c := lsptest.New(t)
+	c.Initialize(nil)
+	// 😀 takes two UTF-16 units: `who` starts at character 18 of line 2
+	c.Open(uri, "yaml", "title: T\ndescription: D\nprompt: \"😀 hi {{ who }}\"\n")
+	d := c.Diagnostics(uri, 1)
+	if diff := cmp.Diff([]string{"PARAM-UNDEFINED 2:18-2:21"}, lsptest.Codes(d)); diff != "" {
+		t.Fatalf("diagnostics (-want +got):\n%s", diff)
+	}
+	if d[0].Source != "goose-ls" || d[0].CodeDescription == nil || !strings.HasSuffix(string(d[0].CodeDescription.Href), "#param-undefined") {
+		t.Errorf("source/codeDescription: %+v", d[0])
+	}
+	// rename the use to `{{ recipe_dir }}`: replace `who` (UTF-16 18..21 on line 2)
+	c.Change(uri, 2, &protocol.Range{Start: protocol.Position{Line: 2, Character: 18}, End: protocol.Position{Line: 2, Character: 21}}, "recipe_dir")
+	if d := c.Diagnostics(uri, 2); len(d) != 0 {
+		t.Fatalf("after the fix: %v", lsptest.Codes(d))
+	}
+	// a full-text change (no range) re-introduces an error
+	c.Change(uri, 3, nil, "title: T\ndescription: D\n")
+	if diff := cmp.Diff([]string{"RECIPE-PROMPT-OR-INSTRUCTIONS 0:0-0:5"}, lsptest.Codes(c.Diagnostics(uri, 3))); diff != "" {
+		t.Fatalf("after full change (-want +got):\n%s", diff)
+	}
+}
+
+func TestUTF8Negotiation(t *testing.T) {
+	c := lsptest.New(t)
+	res := c.Initialize(map[string]any{"general": map[string]any{"positionEncodings": []string{"utf-8", "utf-16"}}})
+	if res["capabilities"].(map[string]any)["positionEncoding"] != "utf-8" {
+		t.Fatalf("utf-8 not negotiated: %v", res)
+	}
+	c.Open(uri, "yaml", "title: T\ndescription: D\nprompt: \"😀 hi {{ who }}\"\n")
+	// in bytes: `prompt: "` is 9, the emoji 4, ` hi {{ ` 7
+	if diff := cmp.Diff([]string{"PARAM-UNDEFINED 2:20-2:23"}, lsptest.Codes(c.Diagnostics(uri, 1))); diff != "" {
+		t.Fatal(diff)
+	}
+}
+
+func TestNonRecipeYAMLGetsNothing(t *testing.T) {
+	c := lsptest.New(t)
+	c.Initialize(nil)
+	other := protocol.DocumentURI("file:///work/.github/workflows/ci.yaml")
+	c.Open(other, "yaml", "name: ci\non: push\njobs: {}\n")
+	c.Open(uri, "yaml", "title: T\ndescription: D\nprompt: hi\n")
+	c.Diagnostics(uri, 1)
+	// the workflow was opened first; by the time the recipe's result arrives its check is done too
+	if err := c.Call("shutdown", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if c.Published(other) {
+		t.Error("goose-ls published diagnostics for a file that is not a recipe")
+	}
+}
+
+func TestWrongParamTypes(t *testing.T) {
+	c := lsptest.New(t)
+	if err := c.Call("initialize", map[string]any{"capabilities": "not an object"}, nil); code(err) != jsonrpc2.InvalidParams {
+		t.Errorf("wrong param type: %v, want -32602", err)
+	}
+	c.Initialize(nil) // the server is still there and can be initialised
+}
+
+func TestMalformedFrames(t *testing.T) {
+	r := lsptest.NewRaw(t)
+	expect := func(what string, wantCode int, wantID string) {
+		t.Helper()
+		rep := r.Read()
+		got := 0
+		if rep.Error != nil {
+			got = rep.Error.Code
+		}
+		if got != wantCode || string(rep.ID) != wantID {
+			t.Errorf("%s: got code %d id %s, want code %d id %s", what, got, rep.ID, wantCode, wantID)
+		}
+	}
+	r.Send(`{"jsonrpc":"2.0","id":1,"method":"textDocument/hover","params":{}}`)
+	expect("request before initialize", -32002, "1")
+	r.Send(`{not json`)
+	expect("invalid JSON", -32700, "null")
+	r.Write("Content-Length: nine\r\n\r\n")
+	expect("bad Content-Length", -32700, "null")
+	r.Write("X-Other: 1\r\n\r\n")
+	expect("missing Content-Length", -32700, "null")
+	r.Send(`{"jsonrpc":"2.0","id":2,"params":{}}`)
+	expect("request without method", -32600, "2")
+	r.Send(`{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"capabilities":{}}}`)
+	expect("initialize after garbage", 0, "3")
+	r.Send(`{"jsonrpc":"2.0","id":4,"method":"initialize","params":[1,2]}`)
+	expect("initialize twice", -32600, "4")
+	r.Send(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":42}}`)
+	r.Send(`{"jsonrpc":"2.0","id":5,"method":"goose/unknown"}`)
+	expect("unknown method after a bad notification", -32601, "5")
+	r.Send(`{"jsonrpc":"2.0","id":6,"method":"shutdown"}`)
+	expect("shutdown", 0, "6")
+	r.Send(`{"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":{}}`)
+	expect("request after shutdown", -32600, "7")
+	r.Send(`{"jsonrpc":"2.0","method":"exit"}`)
+	select {
+	case code := <-r.ExitCode:
+		if code != 0 {
+			t.Errorf("exit code %d", code)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("server did not exit")
+	}
+}
+
+func TestTruncatedBodyEndsConnectionCleanly(t *testing.T) {
+	r := lsptest.NewRaw(t)
+	r.Write("Content-Length: 100\r\n\r\n{\"jsonrpc\":")
+	time.Sleep(10 * time.Millisecond)
+	r.Close()
+	select {
+	case code := <-r.ExitCode:
+		if code != 1 {
+			t.Errorf("exit code %d, want 1 (no shutdown)", code)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("server did not notice the closed connection")
+	}
+}

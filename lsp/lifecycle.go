@@ -39,6 +39,10 @@ func initialize(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 	return map[string]any{
 		"capabilities": map[string]any{
 			"positionEncoding": enc,
+			"hoverProvider": true,
+			"completionProvider": map[string]any{
+				"triggerCharacters": []string{"{", " ", "|", ":", "-"},
+			},
 			"textDocumentSync": map[string]any{
 				"openClose": true,
 				"change":    2, // incremental

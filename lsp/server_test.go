@@ -192,3 +192,52 @@ func TestTruncatedBodyEndsConnectionCleanly(t *testing.T) {
 		t.Fatal("server did not notice the closed connection")
 	}
 }
+
+func TestHoverAndCompletion(t *testing.T) {
+	c := lsptest.New(t)
+	c.Initialize(nil)
+	text := "title: T\ndescription: D\nprompt: \"Check {{ max_files }} files\"\nparameters:\n  - key: max_files\n    input_type: number\n    requirement: optional\n    default: 5\n    description: Most files to read\n"
+	c.Open(uri, "yaml", text)
+	c.Diagnostics(uri, 1)
+	var hov struct {
+		Contents struct{ Value string } `json:"contents"`
+		Range    protocol.Range         `json:"range"`
+	}
+	pos := func(line, char uint32) map[string]any {
+		return map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": line, "character": char}}
+	}
+	if err := c.Call("textDocument/hover", pos(2, 20), &hov); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(hov.Contents.Value, "number, optional") || !strings.Contains(hov.Contents.Value, "Default: `5`") || hov.Range.Start.Character != 18 {
+		t.Errorf("hover on the use: %+v", hov)
+	}
+	if err := c.Call("textDocument/hover", pos(5, 6), &hov); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(hov.Contents.Value, "input_type") {
+		t.Errorf("hover on a key: %+v", hov)
+	}
+	var list struct {
+		Items []struct {
+			Label    string `json:"label"`
+			TextEdit struct {
+				Range   protocol.Range `json:"range"`
+				NewText string         `json:"newText"`
+			} `json:"textEdit"`
+		} `json:"items"`
+	}
+	c.Change(uri, 2, &protocol.Range{Start: protocol.Position{Line: 2, Character: 18}, End: protocol.Position{Line: 2, Character: 27}}, "ma")
+	if err := c.Call("textDocument/completion", pos(2, 20), &list); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, it := range list.Items {
+		if it.Label == "max_files" && it.TextEdit.Range.Start.Character == 18 && it.TextEdit.Range.End.Character == 20 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("completion inside {{ lacks max_files replacing `ma`: %+v", list.Items)
+	}
+}

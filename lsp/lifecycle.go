@@ -39,7 +39,7 @@ func initialize(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 	return map[string]any{
 		"capabilities": map[string]any{
 			"positionEncoding": enc,
-			"hoverProvider": true,
+			"hoverProvider":    true,
 			"completionProvider": map[string]any{
 				"triggerCharacters": []string{"{", " ", "|", ":", "-"},
 			},

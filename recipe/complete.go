@@ -276,4 +276,6 @@ func nodeAtPath(root *yamltree.Node, path []Step) *yamltree.Node {
 	return n
 }
 
-func sortItems(items []Item) { sort.Slice(items, func(i, j int) bool { return items[i].Label < items[j].Label }) }
+func sortItems(items []Item) {
+	sort.Slice(items, func(i, j int) bool { return items[i].Label < items[j].Label })
+}

@@ -241,3 +241,73 @@ func TestHoverAndCompletion(t *testing.T) {
 		t.Errorf("completion inside {{ lacks max_files replacing `ma`: %+v", list.Items)
 	}
 }
+
+func TestNavigationAndRename(t *testing.T) {
+	c := lsptest.New(t)
+	c.Initialize(nil)
+	text := "title: T\ndescription: D\ninstructions: \"{{ topic }}\"\nprompt: \"More on {{ topic | upper }}\"\nparameters:\n  - key: topic\n    input_type: string\n    requirement: required\n    description: What\n"
+	c.Open(uri, "yaml", text)
+	c.Diagnostics(uri, 1)
+	pos := func(line, char uint32) map[string]any {
+		return map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": line, "character": char}}
+	}
+	var locs []protocol.Location
+	if err := c.Call("textDocument/definition", pos(3, 22), &locs); err != nil {
+		t.Fatal(err)
+	}
+	if len(locs) != 1 || locs[0].Range.Start != (protocol.Position{Line: 5, Character: 9}) {
+		t.Fatalf("definition: %+v", locs)
+	}
+	refParams := pos(5, 10)
+	refParams["context"] = map[string]any{"includeDeclaration": true}
+	if err := c.Call("textDocument/references", refParams, &locs); err != nil {
+		t.Fatal(err)
+	}
+	if len(locs) != 3 {
+		t.Fatalf("references: %+v", locs)
+	}
+	var prep struct {
+		Range       protocol.Range `json:"range"`
+		Placeholder string         `json:"placeholder"`
+	}
+	if err := c.Call("textDocument/prepareRename", pos(2, 19), &prep); err != nil || prep.Placeholder != "topic" {
+		t.Fatalf("prepareRename: %+v %v", prep, err)
+	}
+	renameParams := pos(2, 19)
+	renameParams["newName"] = "subject"
+	var edit struct {
+		DocumentChanges []struct {
+			TextDocument struct {
+				Version int32 `json:"version"`
+			} `json:"textDocument"`
+			Edits []protocol.TextEdit `json:"edits"`
+		} `json:"documentChanges"`
+	}
+	if err := c.Call("textDocument/rename", renameParams, &edit); err != nil {
+		t.Fatal(err)
+	}
+	if len(edit.DocumentChanges) != 1 || len(edit.DocumentChanges[0].Edits) != 3 || edit.DocumentChanges[0].TextDocument.Version != 1 {
+		t.Fatalf("rename: %+v", edit)
+	}
+	// apply the edits (last first) and check the result is clean
+	out := text
+	lines := strings.Split(out, "\n")
+	es := edit.DocumentChanges[0].Edits
+	for i := len(es) - 1; i >= 0; i-- {
+		e := es[i]
+		l := lines[e.Range.Start.Line]
+		lines[e.Range.Start.Line] = l[:e.Range.Start.Character] + e.NewText + l[e.Range.End.Character:]
+	}
+	out = strings.Join(lines, "\n")
+	if strings.Count(out, "subject") != 3 || strings.Contains(out, "topic") {
+		t.Fatalf("renamed text:\n%s", out)
+	}
+	c.Change(uri, 2, nil, out)
+	if d := c.Diagnostics(uri, 2); len(d) != 0 {
+		t.Errorf("after rename: %v", lsptest.Codes(d))
+	}
+	renameParams["newName"] = "9bad"
+	if err := c.Call("textDocument/rename", renameParams, &edit); code(err) != jsonrpc2.InvalidParams {
+		t.Errorf("invalid new name: %v", err)
+	}
+}

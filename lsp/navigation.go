@@ -1,0 +1,148 @@
+// Navigation: definition, references, document highlight, prepareRename and rename of parameters,
+// definition of sub-recipe paths and extends/include names.
+
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/goose-ls/goose-ls/recipe"
+)
+
+func init() {
+	requests["textDocument/definition"] = definition
+	requests["textDocument/references"] = references
+	requests["textDocument/documentHighlight"] = highlight
+	requests["textDocument/prepareRename"] = prepareRename
+	requests["textDocument/rename"] = rename
+}
+
+func positionParams(s *Server, raw json.RawMessage) (*recipe.File, bool, int, protocol.DocumentURI, error) {
+	var p protocol.TextDocumentPositionParams
+	if err := decode(raw, &p); err != nil {
+		return nil, false, 0, "", err
+	}
+	f, utf8, ok := s.snapshot(p.TextDocument.URI)
+	if !ok {
+		return nil, false, 0, p.TextDocument.URI, nil
+	}
+	return f, utf8, toOffset(f.Lines, p.Position, utf8), p.TextDocument.URI, nil
+}
+
+func definition(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
+	f, utf8, off, u, err := positionParams(s, raw)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	if ref := f.ParamRefAt(off); ref != nil && ref.Param != nil {
+		return []protocol.Location{{URI: u, Range: toRange(f.Lines, ref.Decl, utf8)}}, nil
+	}
+	if target, _, ok := f.LinkAt(off); ok {
+		return []protocol.Location{{URI: protocol.DocumentURI(uri.File(target))}}, nil
+	}
+	return nil, nil
+}
+
+func references(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
+	var p protocol.ReferenceParams
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	f, utf8, off, u, err := positionParams(s, raw)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	ref := f.ParamRefAt(off)
+	if ref == nil {
+		return nil, nil
+	}
+	out := []protocol.Location{}
+	if p.Context.IncludeDeclaration && ref.Param != nil {
+		out = append(out, protocol.Location{URI: u, Range: toRange(f.Lines, ref.Decl, utf8)})
+	}
+	for _, r := range ref.Uses {
+		out = append(out, protocol.Location{URI: u, Range: toRange(f.Lines, r, utf8)})
+	}
+	return out, nil
+}
+
+func highlight(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
+	f, utf8, off, _, err := positionParams(s, raw)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	ref := f.ParamRefAt(off)
+	if ref == nil {
+		return nil, nil
+	}
+	out := []protocol.DocumentHighlight{}
+	if ref.Param != nil {
+		out = append(out, protocol.DocumentHighlight{Range: toRange(f.Lines, ref.Decl, utf8), Kind: protocol.DocumentHighlightKindWrite})
+	}
+	for _, r := range ref.Uses {
+		out = append(out, protocol.DocumentHighlight{Range: toRange(f.Lines, r, utf8), Kind: protocol.DocumentHighlightKindRead})
+	}
+	return out, nil
+}
+
+func prepareRename(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
+	f, utf8, off, _, err := positionParams(s, raw)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	ref := f.ParamRefAt(off)
+	if ref == nil || ref.Param == nil {
+		return nil, nil
+	}
+	return map[string]any{"range": toRange(f.Lines, ref.At, utf8), "placeholder": ref.Name}, nil
+}
+
+func rename(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
+	var p protocol.RenameParams
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	f, utf8, off, u, err := positionParams(s, raw)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	ref := f.ParamRefAt(off)
+	if ref == nil || ref.Param == nil {
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidRequest, Message: "no parameter to rename here"}
+	}
+	if !validName(p.NewName) {
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: "a parameter name is letters, digits and _, not starting with a digit"}
+	}
+	edits := []protocol.TextEdit{{Range: toRange(f.Lines, ref.Decl, utf8), NewText: p.NewName}}
+	for _, r := range ref.Uses {
+		edits = append(edits, protocol.TextEdit{Range: toRange(f.Lines, r, utf8), NewText: p.NewName})
+	}
+	s.mu.Lock()
+	version := int32(0)
+	if d, ok := s.docs[u]; ok {
+		version = d.version
+	}
+	s.mu.Unlock()
+	return map[string]any{"documentChanges": []any{map[string]any{
+		"textDocument": map[string]any{"uri": u, "version": version},
+		"edits":        edits,
+	}}}, nil
+}
+
+func validName(s string) bool {
+	if s == "" || (s[0] >= '0' && s[0] <= '9') {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z') {
+			return false
+		}
+	}
+	return true
+}

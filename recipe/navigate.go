@@ -1,0 +1,108 @@
+// Navigation data: the parameter under the cursor, its declaration and every use.
+
+package recipe
+
+import (
+	"regexp"
+
+	"github.com/goose-ls/goose-ls/recipe/yamltree"
+)
+
+// ParamRef is a parameter name under the cursor with its declaration and uses.
+type ParamRef struct {
+	Name string
+	// Decl is the range of the `key:` value (empty when the parameter is not declared).
+	Decl  Range
+	Param *Parameter
+	// Uses are the root-identifier ranges of every template use.
+	Uses []Range
+	// At is the range under the cursor (a use or the declaration).
+	At Range
+}
+
+// ParamRefAt returns the parameter at off (on a `{{ use }}` or on a parameter's key value), or nil.
+func (f *File) ParamRefAt(off int) *ParamRef {
+	if f.Recipe == nil {
+		return nil
+	}
+	var name string
+	var at Range
+	if f.Analysis != nil {
+		for i := range f.Analysis.Uses {
+			u := &f.Analysis.Uses[i]
+			if r := f.fromPre(u.RootR); r.Start <= off && off <= r.End {
+				name, at = u.Root, r
+			}
+		}
+	}
+	if name == "" {
+		for _, p := range f.Recipe.Parameters {
+			if p.KeyNode != nil && p.KeyNode.R.Start <= off && off <= p.KeyNode.R.End && p.Key != "" {
+				name, at = p.Key, p.KeyNode.R
+			}
+		}
+	}
+	if name == "" || name == BuiltinRecipeDir {
+		return nil
+	}
+	ref := &ParamRef{Name: name, At: at, Param: f.Recipe.Param(name)}
+	if ref.Param != nil && ref.Param.KeyNode != nil {
+		ref.Decl = ref.Param.KeyNode.R
+	}
+	if f.Analysis != nil {
+		for _, u := range f.Analysis.Uses {
+			if u.Root == name {
+				ref.Uses = append(ref.Uses, f.fromPre(u.RootR))
+			}
+		}
+	}
+	return ref
+}
+
+var extendsNameRE = regexp.MustCompile(`\{%-?\s*(?:extends|include)\s+["']([^"']+)["']`)
+
+// LinkAt returns the file a sub-recipe path or an extends/include name at off points to.
+func (f *File) LinkAt(off int) (path string, r Range, ok bool) {
+	if f.Recipe != nil {
+		for _, s := range f.Recipe.SubRecipes {
+			if n := s.PathNode; n != nil && n.Kind == yamltree.Scalar && n.R.Start <= off && off <= n.R.End {
+				if p, ok := ResolveSubRecipePath(f.Dir(), s.Path); ok {
+					return p, n.R, true
+				}
+			}
+		}
+	}
+	for _, l := range f.Links() {
+		if l.R.Start <= off && off <= l.R.End {
+			return l.Target, l.R, true
+		}
+	}
+	return "", Range{}, false
+}
+
+// Link is a reference from the recipe to another file.
+type Link struct {
+	Target string
+	R      Range
+}
+
+// Links lists the document links: sub-recipe paths and extends/include names.
+func (f *File) Links() []Link {
+	var out []Link
+	if f.Recipe != nil {
+		for _, s := range f.Recipe.SubRecipes {
+			if n := s.PathNode; n != nil && n.Kind == yamltree.Scalar {
+				if p, ok := ResolveSubRecipePath(f.Dir(), s.Path); ok {
+					out = append(out, Link{Target: p, R: n.R})
+				}
+			}
+		}
+	}
+	for _, m := range extendsNameRE.FindAllSubmatchIndex(f.Text, -1) {
+		name := string(f.Text[m[2]:m[3]])
+		if p, err := confinedPath(f.Dir(), name); err == nil {
+			out = append(out, Link{Target: p, R: Range{Start: m[2], End: m[3]}})
+		}
+	}
+	return out
+}

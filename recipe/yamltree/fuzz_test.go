@@ -98,3 +98,21 @@ func TestMaskAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestCRLFWithComments pins goccy's line counting after comments in CRLF text.
+func TestCRLFWithComments(t *testing.T) {
+	src := "# c\r\ntitle: T\r\nx: |\r\n  a\r\n  b\r\ny: 1\r\n"
+	doc, err := Parse(source.NewLineIndex([]byte(src)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]string{"title": "title", "y": "y"} {
+		p := doc.Root.Pair(key)
+		if p == nil || src[p.Key.R.Start:p.Key.R.End] != want {
+			t.Errorf("key %s at %v", key, p)
+		}
+	}
+	if v := doc.Root.Get("x"); v == nil || v.Value != "a\nb\n" || src[v.R.Start:v.R.End] != "|\r\n  a\r\n  b" {
+		t.Errorf("block scalar: %+v", v)
+	}
+}

@@ -163,7 +163,7 @@ func parse(li *source.LineIndex, masked []byte, blocks []maskedBlock) (*Document
 	if masked != nil {
 		src = masked
 	}
-	f, err := parser.ParseBytes(src, 0, parser.AllowDuplicateMapKey())
+	f, err := parser.ParseBytes(normalizeBreaks(src), 0, parser.AllowDuplicateMapKey())
 	if err != nil {
 		if masked != nil {
 			return nil, false
@@ -199,6 +199,26 @@ func parse(li *source.LineIndex, masked []byte, blocks []maskedBlock) (*Document
 		return nil, false
 	}
 	return doc, true
+}
+
+// normalizeBreaks turns \r\n and lone \r into \n: goccy counts \r\n after a comment as two lines,
+// which shifts every later position. The line count stays that of the line index, which maps positions.
+func normalizeBreaks(b []byte) []byte {
+	if bytes.IndexByte(b, '\r') < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] == '\r' {
+			if i+1 < len(b) && b[i+1] == '\n' {
+				continue
+			}
+			out = append(out, '\n')
+			continue
+		}
+		out = append(out, b[i])
+	}
+	return out
 }
 
 func convertError(li *source.LineIndex, err error) error {
@@ -280,7 +300,7 @@ func (b *builder) blockEnd(headerOff int, content *token.Token) int {
 		}
 		break
 	}
-	return max(end, headerOff+1)
+	return min(max(end, headerOff+1), len(text))
 }
 
 func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -85,8 +85,8 @@ func mask(li *source.LineIndex, minBytes int) ([]byte, []maskedBlock) {
 			}
 			b.last = k
 		}
-		if b.contentIndent < 0 || b.last < b.first {
-			continue
+		if b.contentIndent < 0 || b.last < b.first || hasTrailingBlanks(li, b) {
+			continue // goccy trims trailing blanks in ways that depend on position: leave such blocks to it
 		}
 		if rest := text[li.LineEnd(b.last):]; len(bytes.TrimSpace(rest)) == 0 && !bytes.HasSuffix(text, []byte("\n")) {
 			continue // the block runs into an unterminated end of text, where goccy trims differently
@@ -118,6 +118,17 @@ func mask(li *source.LineIndex, minBytes int) ([]byte, []maskedBlock) {
 	}
 	out = append(out, text[prev:]...)
 	return out, blocks
+}
+
+func hasTrailingBlanks(li *source.LineIndex, b maskedBlock) bool {
+	text := li.Text()
+	for k := b.first; k <= b.last; k++ {
+		s, e := li.LineStart(k), li.LineEnd(k)
+		if e > s && indentOf(text[s:e]) < e-s && (text[e-1] == ' ' || text[e-1] == '\t') {
+			return true
+		}
+	}
+	return false
 }
 
 func indentOf(line []byte) int {

@@ -311,3 +311,30 @@ func TestNavigationAndRename(t *testing.T) {
 		t.Errorf("invalid new name: %v", err)
 	}
 }
+
+func TestCodeActionQuickFix(t *testing.T) {
+	c := lsptest.New(t)
+	c.Initialize(nil)
+	c.Open(uri, "yaml", "title: T\ndescription: D\nprompt: \"{{ topic }}\"\n")
+	d := c.Diagnostics(uri, 1)
+	var actions []struct {
+		Title string `json:"title"`
+		Kind  string `json:"kind"`
+		Edit  struct {
+			DocumentChanges []struct {
+				Edits []protocol.TextEdit `json:"edits"`
+			} `json:"documentChanges"`
+		} `json:"edit"`
+	}
+	params := map[string]any{"textDocument": map[string]any{"uri": uri}, "range": d[0].Range, "context": map[string]any{"diagnostics": d}}
+	if err := c.Call("textDocument/codeAction", params, &actions); err != nil {
+		t.Fatal(err)
+	}
+	if len(actions) != 1 || actions[0].Kind != "quickfix" || actions[0].Title != `Add parameter "topic"` {
+		t.Fatalf("actions: %+v", actions)
+	}
+	e := actions[0].Edit.DocumentChanges[0].Edits[0]
+	if e.Range.Start.Line != 3 || !strings.HasPrefix(e.NewText, "parameters:\n  - key: topic\n") {
+		t.Errorf("edit: %+v", e)
+	}
+}

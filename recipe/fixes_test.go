@@ -1,0 +1,73 @@
+// Quick-fix tests: apply the fix and check the file is then clean of that diagnostic.
+package recipe_test
+
+import (
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/goose-ls/goose-ls/recipe"
+)
+
+func applyEdits(text string, edits []recipe.Edit) string {
+	sort.Slice(edits, func(i, j int) bool { return edits[i].R.Start > edits[j].R.Start })
+	for _, e := range edits {
+		text = text[:e.R.Start] + e.New + text[e.R.End:]
+	}
+	return text
+}
+
+func TestQuickFixes(t *testing.T) {
+	for _, c := range []struct {
+		name, code, src, want string
+	}{
+		{"add parameter to a list", recipe.CodeParamUndefined,
+			"title: T\ndescription: D\nprompt: \"{{ a }} {{ b }}\"\nparameters:\n  - key: a\n    input_type: string\n    requirement: required\n    description: x\n",
+			"title: T\ndescription: D\nprompt: \"{{ a }} {{ b }}\"\nparameters:\n  - key: a\n    input_type: string\n    requirement: required\n    description: x\n  - key: b\n    input_type: string\n    requirement: required\n    description: TODO: describe b\n"},
+		{"add parameters section", recipe.CodeParamUndefined,
+			"title: T\ndescription: D\nprompt: \"{{ b }}\"",
+			"title: T\ndescription: D\nprompt: \"{{ b }}\"\nparameters:\n  - key: b\n    input_type: string\n    requirement: required\n    description: TODO: describe b\n"},
+		{"remove unused parameter", recipe.CodeParamUnused,
+			"title: T\ndescription: D\nprompt: hi\nparameters:\n  - key: a\n    input_type: string\n    requirement: required\n    description: x\nsettings:\n  max_turns: 3\n",
+			"title: T\ndescription: D\nprompt: hi\nparameters:\nsettings:\n  max_turns: 3\n"},
+		{"add default", recipe.CodeParamOptionalNoDefault,
+			"title: T\ndescription: D\nprompt: \"{{ a }}\"\nparameters:\n  - key: a\n    input_type: string\n    requirement: optional\n    description: x\n",
+			"title: T\ndescription: D\nprompt: \"{{ a }}\"\nparameters:\n  - key: a\n    input_type: string\n    requirement: optional\n    description: x\n    default: \"\"\n"},
+		{"remove file default", recipe.CodeParamFileDefault,
+			"title: T\ndescription: D\nprompt: \"{{ a }}\"\nparameters:\n  - key: a\n    input_type: file\n    requirement: required\n    default: ~/.ssh/id_rsa\n    description: x\n",
+			"title: T\ndescription: D\nprompt: \"{{ a }}\"\nparameters:\n  - key: a\n    input_type: file\n    requirement: required\n    description: x\n"},
+		{"fix enum spelling", recipe.CodeUnknownVariant,
+			"title: T\ndescription: D\nprompt: \"{{ a }}\"\nparameters:\n  - key: a\n    input_type: strng\n    requirement: required\n    description: x\n",
+			"title: T\ndescription: D\nprompt: \"{{ a }}\"\nparameters:\n  - key: a\n    input_type: string\n    requirement: required\n    description: x\n"},
+		{"fix key spelling", recipe.CodeUnknownField,
+			"title: T\ndescription: D\ninstructons: hi\n",
+			"title: T\ndescription: D\ninstructions: hi\n"},
+		{"quote template value", recipe.CodeInvalidType,
+			"title: T\ndescription: D\nprompt: {{ a }}\nparameters:\n  - key: a\n    input_type: string\n    requirement: required\n    description: x\n",
+			"title: T\ndescription: D\nprompt: '{{ a }}'\nparameters:\n  - key: a\n    input_type: string\n    requirement: required\n    description: x\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := recipe.Check("/w/r.yaml", []byte(c.src), nil)
+			var fixes []recipe.Fix
+			for _, d := range f.Diags {
+				if d.Code == c.code {
+					fixes = append(fixes, f.Fixes(d)...)
+				}
+			}
+			if len(fixes) == 0 {
+				t.Fatalf("no fix for %s among %+v", c.code, f.Diags)
+			}
+			got := applyEdits(c.src, fixes[0].Edits)
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Fatalf("fixed text (-want +got):\n%s", diff)
+			}
+			after := recipe.Check("/w/r.yaml", []byte(got), nil)
+			for _, d := range after.Diags {
+				if d.Code == c.code {
+					t.Errorf("still reported after the fix: %s", d.Message)
+				}
+			}
+		})
+	}
+}

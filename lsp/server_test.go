@@ -338,3 +338,32 @@ func TestCodeActionQuickFix(t *testing.T) {
 		t.Errorf("edit: %+v", e)
 	}
 }
+
+func TestStructure(t *testing.T) {
+	c := lsptest.New(t)
+	c.Initialize(nil)
+	c.Open(uri, "yaml", "title: T\ndescription: D\nprompt: \"{{ a }}\"\nparameters:\n  - key: a\n    input_type: string\n    requirement: required\n    description: x\nsub_recipes:\n  - name: child\n    path: ./child.yaml\n")
+	c.Diagnostics(uri, 1)
+	var syms []struct {
+		Name     string `json:"name"`
+		Children []struct {
+			Name   string `json:"name"`
+			Detail string `json:"detail"`
+		} `json:"children"`
+	}
+	td := map[string]any{"textDocument": map[string]any{"uri": uri}}
+	if err := c.Call("textDocument/documentSymbol", td, &syms); err != nil {
+		t.Fatal(err)
+	}
+	if len(syms) != 5 || syms[3].Name != "parameters" || len(syms[3].Children) != 1 || syms[3].Children[0].Name != "a" || syms[4].Children[0].Detail != "./child.yaml" {
+		t.Fatalf("symbols: %+v", syms)
+	}
+	var folds []protocol.FoldingRange
+	if err := c.Call("textDocument/foldingRange", td, &folds); err != nil || len(folds) < 3 {
+		t.Fatalf("folding: %+v %v", folds, err)
+	}
+	var links []protocol.DocumentLink
+	if err := c.Call("textDocument/documentLink", td, &links); err != nil || len(links) != 1 || !strings.HasSuffix(string(links[0].Target), "/work/recipes/child.yaml") {
+		t.Fatalf("links: %+v %v", links, err)
+	}
+}

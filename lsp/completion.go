@@ -22,15 +22,10 @@ var itemKinds = map[recipe.ItemKind]protocol.CompletionItemKind{
 }
 
 func completion(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
-	var p protocol.CompletionParams
-	if err := decode(raw, &p); err != nil {
+	f, utf8, off, _, err := positionParams(s, raw)
+	if err != nil || f == nil {
 		return nil, err
 	}
-	f, utf8, ok := s.snapshot(p.TextDocument.URI)
-	if !ok {
-		return nil, nil
-	}
-	off := toOffset(f.Lines, p.Position, utf8)
 	items := f.Complete(off)
 	out := make([]protocol.CompletionItem, 0, len(items))
 	for i, it := range items {

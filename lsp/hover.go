@@ -19,15 +19,10 @@ import (
 func init() { requests["textDocument/hover"] = hover }
 
 func hover(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
-	var p protocol.TextDocumentPositionParams
-	if err := decode(raw, &p); err != nil {
+	f, utf8, off, _, err := positionParams(s, raw)
+	if err != nil || f == nil {
 		return nil, err
 	}
-	f, utf8, ok := s.snapshot(p.TextDocument.URI)
-	if !ok {
-		return nil, nil
-	}
-	off := toOffset(f.Lines, p.Position, utf8)
 	text, r := hoverText(f, off, overlayFS{s})
 	if text == "" {
 		return nil, nil

@@ -220,29 +220,25 @@ func FromGo(x any) Value {
 		}
 		return SeqValue(items)
 	case map[string]any:
-		m := NewMap()
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			m.Set(k, FromGo(t[k]))
-		}
-		return MapValue(m)
+		return sortedMap(t, FromGo)
 	case map[string]string:
-		m := NewMap()
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			m.Set(k, StringValue(t[k]))
-		}
-		return MapValue(m)
+		return sortedMap(t, StringValue)
 	}
 	return Undefined()
+}
+
+// sortedMap converts a Go map into a map value with keys in sorted order.
+func sortedMap[V any](t map[string]V, conv func(V) Value) Value {
+	keys := make([]string, 0, len(t))
+	for k := range t {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	m := NewMap()
+	for _, k := range keys {
+		m.Set(k, conv(t[k]))
+	}
+	return MapValue(m)
 }
 
 func (v Value) asFloat() (float64, bool) {

@@ -109,7 +109,7 @@ func (f *File) addParameterEdit(name string) (Edit, bool) {
 		return pad + "- key: " + name + nl +
 			pad + "  input_type: string" + nl +
 			pad + "  requirement: required" + nl +
-			pad + "  description: " + "TODO: describe " + name + nl
+			pad + "  description: Describe " + name + nl
 	}
 	if f.Tree == nil {
 		return Edit{}, false

@@ -24,10 +24,10 @@ func TestQuickFixes(t *testing.T) {
 	}{
 		{"add parameter to a list", recipe.CodeParamUndefined,
 			"title: T\ndescription: D\nprompt: \"{{ a }} {{ b }}\"\nparameters:\n  - key: a\n    input_type: string\n    requirement: required\n    description: x\n",
-			"title: T\ndescription: D\nprompt: \"{{ a }} {{ b }}\"\nparameters:\n  - key: a\n    input_type: string\n    requirement: required\n    description: x\n  - key: b\n    input_type: string\n    requirement: required\n    description: TODO: describe b\n"},
+			"title: T\ndescription: D\nprompt: \"{{ a }} {{ b }}\"\nparameters:\n  - key: a\n    input_type: string\n    requirement: required\n    description: x\n  - key: b\n    input_type: string\n    requirement: required\n    description: Describe b\n"},
 		{"add parameters section", recipe.CodeParamUndefined,
 			"title: T\ndescription: D\nprompt: \"{{ b }}\"",
-			"title: T\ndescription: D\nprompt: \"{{ b }}\"\nparameters:\n  - key: b\n    input_type: string\n    requirement: required\n    description: TODO: describe b\n"},
+			"title: T\ndescription: D\nprompt: \"{{ b }}\"\nparameters:\n  - key: b\n    input_type: string\n    requirement: required\n    description: Describe b\n"},
 		{"remove unused parameter", recipe.CodeParamUnused,
 			"title: T\ndescription: D\nprompt: hi\nparameters:\n  - key: a\n    input_type: string\n    requirement: required\n    description: x\nsettings:\n  max_turns: 3\n",
 			"title: T\ndescription: D\nprompt: hi\nparameters:\nsettings:\n  max_turns: 3\n"},
@@ -62,10 +62,19 @@ func TestQuickFixes(t *testing.T) {
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Fatalf("fixed text (-want +got):\n%s", diff)
 			}
+			before := map[string]bool{}
+			for _, d := range f.Diags {
+				if d.Severity == recipe.SeverityError {
+					before[d.Code] = true
+				}
+			}
 			after := recipe.Check("/w/r.yaml", []byte(got), nil)
 			for _, d := range after.Diags {
 				if d.Code == c.code {
 					t.Errorf("still reported after the fix: %s", d.Message)
+				}
+				if d.Severity == recipe.SeverityError && !before[d.Code] {
+					t.Errorf("the fix introduced a new error %s: %s", d.Code, d.Message)
 				}
 			}
 		})

@@ -367,3 +367,34 @@ func TestStructure(t *testing.T) {
 		t.Fatalf("links: %+v %v", links, err)
 	}
 }
+
+func TestDependentsAndPullDiagnostics(t *testing.T) {
+	c := lsptest.New(t)
+	c.Initialize(nil)
+	parent := protocol.DocumentURI("file:///work/recipes/parent.yaml")
+	child := protocol.DocumentURI("file:///work/recipes/child.yaml")
+	c.Open(child, "yaml", "title: C\ndescription: D\nprompt: \"{{ who }}\"\nparameters:\n  - key: who\n    input_type: string\n    requirement: required\n    description: x\n")
+	c.Open(parent, "yaml", "title: P\ndescription: D\nprompt: hi\nsub_recipes:\n  - name: c\n    path: ./child.yaml\n    values:\n      whom: x\n")
+	if diff := cmp.Diff([]string{"SUBRECIPE-MISSING-VALUE 4:4-4:11", "SUBRECIPE-UNKNOWN-VALUE 7:6-7:10"}, lsptest.Codes(c.Diagnostics(parent, 1))); diff != "" {
+		t.Fatalf("parent (-want +got):\n%s", diff)
+	}
+	// rename the child's parameter in its (unsaved) buffer: the parent is re-checked against it
+	c.Change(child, 2, nil, "title: C\ndescription: D\nprompt: \"{{ whom }}\"\nparameters:\n  - key: whom\n    input_type: string\n    requirement: required\n    description: x\n")
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var rep struct {
+			Kind  string                `json:"kind"`
+			Items []protocol.Diagnostic `json:"items"`
+		}
+		if err := c.Call("textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": parent}}, &rep); err != nil {
+			t.Fatal(err)
+		}
+		if rep.Kind == "full" && len(rep.Items) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("parent still has %v after the child changed", lsptest.Codes(rep.Items))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -37,7 +37,6 @@ func init() {
 	notifications["textDocument/didOpen"] = didOpen
 	notifications["textDocument/didChange"] = didChange
 	notifications["textDocument/didClose"] = didClose
-	notifications["textDocument/didSave"] = func(context.Context, *Server, json.RawMessage) error { return nil }
 }
 
 func uriPath(u protocol.DocumentURI) string {
@@ -103,8 +102,10 @@ func didChange(_ context.Context, s *Server, raw json.RawMessage) error {
 	}
 	d.text, d.lines, d.version = text, lines, p.TextDocument.Version
 	d.recipe = isRecipeDoc(d.lang, d.path, text)
+	path := d.path
 	s.mu.Unlock()
 	s.schedule(d.uri)
+	s.recheckDependents(path)
 	return nil
 }
 
@@ -134,6 +135,9 @@ func didClose(ctx context.Context, s *Server, raw json.RawMessage) error {
 	s.mu.Unlock()
 	if ok && d.published {
 		s.notify(ctx, "textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: d.uri, Diagnostics: []protocol.Diagnostic{}})
+	}
+	if ok {
+		s.recheckDependents(d.path) // the disk version now applies to recipes that use this file
 	}
 	return nil
 }

@@ -1,0 +1,84 @@
+// Dependents: when a file changes (open buffer, save, or on disk), re-check the open recipes whose
+// sub-recipes or extends/include parents it is.
+
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+
+	"go.lsp.dev/protocol"
+)
+
+func init() {
+	notifications["textDocument/didSave"] = didSave
+	notifications["workspace/didChangeWatchedFiles"] = didChangeWatchedFiles
+	requests["textDocument/diagnostic"] = pullDiagnostics
+}
+
+// dependencies lists the files a checked document reads: sub-recipes and template parents.
+func dependencies(d *document) []string {
+	if d.file == nil {
+		return nil
+	}
+	var out []string
+	for _, l := range d.file.Links() {
+		out = append(out, l.Target)
+	}
+	return out
+}
+
+// recheckDependents schedules every open recipe that depends on path.
+func (s *Server) recheckDependents(path string) {
+	s.mu.Lock()
+	var uris []protocol.DocumentURI
+	for u, d := range s.docs {
+		if d.path == path {
+			continue
+		}
+		for _, dep := range dependencies(d) {
+			if dep == path {
+				uris = append(uris, u)
+				break
+			}
+		}
+	}
+	s.mu.Unlock()
+	for _, u := range uris {
+		s.schedule(u)
+	}
+}
+
+func didSave(_ context.Context, s *Server, raw json.RawMessage) error {
+	var p protocol.DidSaveTextDocumentParams
+	if err := decode(raw, &p); err != nil {
+		return err
+	}
+	s.recheckDependents(uriPath(p.TextDocument.URI))
+	return nil
+}
+
+func didChangeWatchedFiles(_ context.Context, s *Server, raw json.RawMessage) error {
+	var p protocol.DidChangeWatchedFilesParams
+	if err := decode(raw, &p); err != nil {
+		return err
+	}
+	for _, ch := range p.Changes {
+		s.recheckDependents(uriPath(ch.URI))
+	}
+	return nil
+}
+
+// pullDiagnostics answers textDocument/diagnostic (LSP 3.17) with a full report.
+func pullDiagnostics(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
+	var p docParams
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	f, utf8, ok := s.snapshot(p.TextDocument.URI)
+	items := []protocol.Diagnostic{}
+	if ok {
+		items = convertDiagnostics(f, p.TextDocument.URI, utf8)
+	}
+	return map[string]any{"kind": "full", "items": items}, nil
+}

@@ -14,7 +14,8 @@ func init() {
 }
 
 type initializeParams struct {
-	Capabilities struct {
+	InitializationOptions json.RawMessage `json:"initializationOptions"`
+	Capabilities          struct {
 		General struct {
 			PositionEncodings []string `json:"positionEncodings"`
 		} `json:"general"`
@@ -32,7 +33,12 @@ func initialize(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 			enc = "utf-8"
 		}
 	}
+	var st settings
+	if len(p.InitializationOptions) > 0 {
+		_ = json.Unmarshal(p.InitializationOptions, &st)
+	}
 	s.mu.Lock()
+	s.settings = st
 	s.state = stateInitialized
 	s.utf8 = enc == "utf-8"
 	s.mu.Unlock()

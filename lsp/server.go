@@ -40,6 +40,7 @@ type Server struct {
 	state    lifecycle
 	docs     map[protocol.DocumentURI]*document
 	utf8     bool // negotiated positionEncoding utf-8 (else utf-16)
+	settings settings
 	exitCode int
 
 	queue  chan protocol.DocumentURI

@@ -4,6 +4,7 @@ package lsp_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -396,5 +397,50 @@ func TestDependentsAndPullDiagnostics(t *testing.T) {
 			t.Fatalf("parent still has %v after the child changed", lsptest.Codes(rep.Items))
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestSemanticTokensAndInlayHints(t *testing.T) {
+	c := lsptest.New(t)
+	var res map[string]any
+	if err := c.Call("initialize", map[string]any{"capabilities": map[string]any{}, "initializationOptions": map[string]any{"inlayHints": true}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	c.Notify("initialized", map[string]any{})
+	// line 2: prompt: "{% if n %}{{ n | upper }}{% endif %}"
+	c.Open(uri, "yaml", "title: T\ndescription: D\nprompt: \"{% if n %}{{ n | upper }}{% endif %}\"\nparameters:\n  - key: n\n    input_type: string\n    requirement: optional\n    default: ok\n    description: x\n")
+	c.Diagnostics(uri, 1)
+	var toks struct {
+		Data []uint32 `json:"data"`
+	}
+	td := map[string]any{"textDocument": map[string]any{"uri": uri}}
+	if err := c.Call("textDocument/semanticTokens/full", td, &toks); err != nil {
+		t.Fatal(err)
+	}
+	// decode to absolute (line, char, len, type)
+	var got []string
+	line, char := 0, 0
+	for i := 0; i+4 < len(toks.Data); i += 5 {
+		if toks.Data[i] > 0 {
+			char = 0
+		}
+		line += int(toks.Data[i])
+		char += int(toks.Data[i+1])
+		got = append(got, fmt.Sprintf("%d:%d+%d t%d", line, char, toks.Data[i+2], toks.Data[i+3]))
+	}
+	want := []string{"2:9+2 t4", "2:12+2 t2", "2:15+1 t0", "2:17+2 t4", "2:19+2 t4", "2:22+1 t0", "2:26+5 t1", "2:32+2 t4", "2:34+2 t4", "2:37+5 t2", "2:43+2 t4"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tokens (-want +got):\n%s", diff)
+	}
+	var hints []struct {
+		Position protocol.Position `json:"position"`
+		Label    string            `json:"label"`
+	}
+	params := map[string]any{"textDocument": map[string]any{"uri": uri}, "range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 9, "character": 0}}}
+	if err := c.Call("textDocument/inlayHint", params, &hints); err != nil {
+		t.Fatal(err)
+	}
+	if len(hints) != 2 || hints[0].Label != "= ok" {
+		t.Errorf("inlay hints: %+v", hints)
 	}
 }

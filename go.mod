@@ -1,6 +1,6 @@
 module github.com/goose-ls/goose-ls
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/goccy/go-yaml v1.19.2
@@ -18,5 +18,6 @@ require (
 	go.uber.org/atomic v1.9.0 // indirect
 	go.uber.org/multierr v1.8.0 // indirect
 	go.uber.org/zap v1.21.0 // indirect
-	golang.org/x/sys v0.0.0-20220319134239-a9b59b0215f8 // indirect
+	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/tools v0.51.0 // indirect
 )

@@ -43,20 +43,37 @@ func initialize(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 	s.utf8 = enc == "utf-8"
 	s.mu.Unlock()
 	return map[string]any{
-		"capabilities": map[string]any{
-			"positionEncoding": enc,
-			"hoverProvider":    true,
-			"completionProvider": map[string]any{
-				"triggerCharacters": []string{"{", " ", "|", ":", "-"},
-			},
-			"textDocumentSync": map[string]any{
-				"openClose": true,
-				"change":    2, // incremental
-				"save":      map[string]any{"includeText": false},
-			},
-		},
-		"serverInfo": map[string]any{"name": "goose-ls", "version": Version},
+		"capabilities": capabilities(enc),
+		"serverInfo":   map[string]any{"name": "goose-ls", "version": Version},
 	}, nil
+}
+
+// capabilities lists everything the server answers; TestCapabilities keeps it in step with the handlers.
+func capabilities(enc string) map[string]any {
+	return map[string]any{
+		"positionEncoding": enc,
+		"textDocumentSync": map[string]any{
+			"openClose": true,
+			"change":    2, // incremental
+			"save":      map[string]any{"includeText": false},
+		},
+		"hoverProvider":             true,
+		"completionProvider":        map[string]any{"triggerCharacters": []string{"{", " ", "|", ":", "-"}},
+		"definitionProvider":        true,
+		"referencesProvider":        true,
+		"documentHighlightProvider": true,
+		"renameProvider":            map[string]any{"prepareProvider": true},
+		"codeActionProvider":        map[string]any{"codeActionKinds": []string{"quickfix"}},
+		"documentSymbolProvider":    true,
+		"foldingRangeProvider":      true,
+		"documentLinkProvider":      map[string]any{"resolveProvider": false},
+		"diagnosticProvider":        map[string]any{"interFileDependencies": true, "workspaceDiagnostics": false},
+		"inlayHintProvider":         true,
+		"semanticTokensProvider": map[string]any{
+			"legend": map[string]any{"tokenTypes": tokenTypes, "tokenModifiers": []string{}},
+			"full":   true,
+		},
+	}
 }
 
 func shutdown(_ context.Context, s *Server, _ json.RawMessage) (any, error) {

@@ -444,3 +444,27 @@ func TestSemanticTokensAndInlayHints(t *testing.T) {
 		t.Errorf("inlay hints: %+v", hints)
 	}
 }
+
+// TestCapabilities checks that every advertised provider has a handler and every handler is advertised.
+func TestCapabilities(t *testing.T) {
+	c := lsptest.New(t)
+	caps := c.Initialize(nil)["capabilities"].(map[string]any)
+	methods := map[string]string{
+		"hoverProvider": "textDocument/hover", "completionProvider": "textDocument/completion",
+		"definitionProvider": "textDocument/definition", "referencesProvider": "textDocument/references",
+		"documentHighlightProvider": "textDocument/documentHighlight", "renameProvider": "textDocument/rename",
+		"codeActionProvider": "textDocument/codeAction", "documentSymbolProvider": "textDocument/documentSymbol",
+		"foldingRangeProvider": "textDocument/foldingRange", "documentLinkProvider": "textDocument/documentLink",
+		"diagnosticProvider": "textDocument/diagnostic", "inlayHintProvider": "textDocument/inlayHint",
+		"semanticTokensProvider": "textDocument/semanticTokens/full",
+	}
+	for capName, method := range methods {
+		if caps[capName] == nil {
+			t.Errorf("%s is not advertised", capName)
+		}
+		err := c.Call(method, map[string]any{"textDocument": map[string]any{"uri": "file:///not/open.yaml"}, "position": map[string]any{"line": 0, "character": 0}, "range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 0}}, "newName": "x", "context": map[string]any{}}, nil)
+		if code(err) == jsonrpc2.MethodNotFound {
+			t.Errorf("%s is advertised but %s has no handler", capName, method)
+		}
+	}
+}

@@ -58,7 +58,11 @@ func (f *File) Fixes(d Diagnostic) []Fix {
 		}
 	case CodeUnknownVariant, CodeUnknownField, CodeSubrecipeUnknownValue:
 		if s := d.Data["suggestion"]; s != "" {
-			return []Fix{{Title: fmt.Sprintf("Change to %q", s), Edits: []Edit{{R: d.R, New: s}}, Preferred: true}}
+			r := d.R
+			if q := f.Text[r.Start]; r.End-r.Start >= 2 && (q == '"' || q == '\'') && f.Text[r.End-1] == q {
+				r = Range{Start: r.Start + 1, End: r.End - 1} // keep the quotes
+			}
+			return []Fix{{Title: fmt.Sprintf("Change to %q", s), Edits: []Edit{{R: r, New: s}}, Preferred: true}}
 		}
 	case CodeInvalidType, CodeYAMLSyntax:
 		if startsWithTemplate(f.Text, d.R.Start) {

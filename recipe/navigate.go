@@ -38,7 +38,7 @@ func (f *File) ParamRefAt(off int) *ParamRef {
 	if name == "" {
 		for _, p := range f.Recipe.Parameters {
 			if p.KeyNode != nil && p.KeyNode.R.Start <= off && off <= p.KeyNode.R.End && p.Key != "" {
-				name, at = p.Key, p.KeyNode.R
+				name, at = p.Key, InnerRange(p.KeyNode)
 			}
 		}
 	}
@@ -47,7 +47,7 @@ func (f *File) ParamRefAt(off int) *ParamRef {
 	}
 	ref := &ParamRef{Name: name, At: at, Param: f.Recipe.Param(name)}
 	if ref.Param != nil && ref.Param.KeyNode != nil {
-		ref.Decl = ref.Param.KeyNode.R
+		ref.Decl = InnerRange(ref.Param.KeyNode)
 	}
 	if f.Analysis != nil {
 		for _, u := range f.Analysis.Uses {
@@ -57,6 +57,15 @@ func (f *File) ParamRefAt(off int) *ParamRef {
 		}
 	}
 	return ref
+}
+
+// InnerRange is a scalar's range without its quotes (edits to a quoted value keep the quotes).
+func InnerRange(n *yamltree.Node) Range {
+	r := n.R
+	if (n.Style == yamltree.SingleQuoted || n.Style == yamltree.DoubleQuoted) && r.End-r.Start >= 2 {
+		return Range{Start: r.Start + 1, End: r.End - 1}
+	}
+	return r
 }
 
 var extendsNameRE = regexp.MustCompile(`\{%-?\s*(?:extends|include)\s+["']([^"']+)["']`)

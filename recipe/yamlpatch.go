@@ -17,6 +17,10 @@ var templateValueRE = regexp.MustCompile(`^(\s*(?:-\s+)?(?:[^\s#'"{][^#]*?:\s+|-
 
 const maxPatches = 200
 
+func bytesLastIndex(b []byte, sub string) int { return strings.LastIndex(string(b), sub) }
+
+func bytesIndex(b []byte, sub string) int { return strings.Index(string(b), sub) }
+
 // parseYAML parses text, patching unquoted `{{`-leading values (each reported) until it parses or fails
 // for another reason.
 func (f *File) parseYAML(text string, mapBack func(int) int) (*yamltree.Document, error) {
@@ -51,6 +55,12 @@ func (f *File) patchTemplateValue(buf []byte, li *source.LineIndex, off int, map
 			continue
 		}
 		vs, ve := start+m[4], end
+		// a comment after the last `}}` is not part of the value
+		if last := bytesLastIndex(buf[vs:ve], "}}"); last >= 0 {
+			if c := bytesIndex(buf[vs+last+2:ve], " #"); c >= 0 {
+				ve = vs + last + 2 + c
+			}
+		}
 		for ve > vs && (buf[ve-1] == ' ' || buf[ve-1] == '\t') {
 			ve--
 		}

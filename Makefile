@@ -4,7 +4,7 @@ BIN := bin/goose-ls
 FUZZTIME ?= 30s
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 
-.PHONY: all build check-examples test test-short lint bench fuzz clean
+.PHONY: all build check-examples test test-short lint bench bench-lsp fuzz clean
 
 all: build
 
@@ -41,3 +41,10 @@ fuzz:
 
 clean:
 	rm -rf bin
+
+# LSP latency benchmark over stdio: goose-ls and yaml-language-server (npm) with goose-ls's own schema.
+YAMLLS_DIR ?= .bench/yamlls
+bench-lsp: build
+	$(GO) build -o bin/lspbench ./cmd/lspbench
+	@test -x $(YAMLLS_DIR)/node_modules/.bin/yaml-language-server || npm install --prefix $(YAMLLS_DIR) --no-audit --no-fund yaml-language-server@1 >/dev/null
+	./bin/lspbench -server bin/goose-ls -yamlls "node $(YAMLLS_DIR)/node_modules/yaml-language-server/bin/yaml-language-server --stdio" -n 200

@@ -52,13 +52,13 @@ func (s *Server) checkLoop(ctx context.Context, uri protocol.DocumentURI) {
 			return
 		}
 		d.dirty = false
-		path, text, version, isRecipe, utf8 := d.path, d.text, d.version, d.recipe, s.utf8
+		path, text, version, isRecipe, utf8, cache := d.path, d.text, d.version, d.recipe, s.utf8, d.cache
 		s.mu.Unlock()
 
 		var diags []protocol.Diagnostic
 		var file *recipe.File
 		if isRecipe {
-			file = recipe.Check(path, text, &recipe.Options{FS: overlayFS{s}})
+			file = recipe.Check(path, text, &recipe.Options{FS: overlayFS{s}, Cache: cache})
 			diags = convertDiagnostics(file, uri, utf8)
 		}
 

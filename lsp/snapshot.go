@@ -22,10 +22,10 @@ func (s *Server) snapshot(uri protocol.DocumentURI) (f *recipe.File, utf8 bool, 
 		s.mu.Unlock()
 		return f, utf8, true
 	}
-	path, text, version := d.path, d.text, d.version
+	path, text, version, cache := d.path, d.text, d.version, d.cache
 	utf8 = s.utf8
 	s.mu.Unlock()
-	f = recipe.Check(path, text, &recipe.Options{FS: overlayFS{s}})
+	f = recipe.Check(path, text, &recipe.Options{FS: overlayFS{s}, Cache: cache})
 	s.mu.Lock()
 	if d, found := s.docs[uri]; found && d.version == version && (d.file == nil || d.fileVer != version) {
 		d.file, d.fileVer = f, version

@@ -31,6 +31,7 @@ type document struct {
 	checking  bool // a worker owns this document's check
 	dirty     bool // changed while being checked
 	published bool // diagnostics were published (so closing or un-recipe-ing must clear them)
+	cache     *recipe.Cache
 }
 
 func init() {
@@ -63,7 +64,7 @@ func didOpen(_ context.Context, s *Server, raw json.RawMessage) error {
 	}
 	text := []byte(p.TextDocument.Text)
 	d := &document{uri: p.TextDocument.URI, path: uriPath(p.TextDocument.URI), lang: string(p.TextDocument.LanguageID),
-		version: p.TextDocument.Version, text: text, lines: source.NewLineIndex(text)}
+		version: p.TextDocument.Version, text: text, lines: source.NewLineIndex(text), cache: &recipe.Cache{}}
 	d.recipe = isRecipeDoc(d.lang, d.path, text)
 	s.mu.Lock()
 	s.docs[d.uri] = d

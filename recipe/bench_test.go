@@ -4,40 +4,15 @@
 package recipe_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/goose-ls/goose-ls/internal/testgen"
 	"github.com/goose-ls/goose-ls/recipe"
 )
 
 // largeRecipe builds a recipe of about 3,000 lines with params parameters and uses template uses.
-func largeRecipe(params, uses int) []byte {
-	var b strings.Builder
-	b.WriteString("version: 1.0.0\ntitle: Large recipe\ndescription: A generated recipe for benchmarks\n")
-	b.WriteString("instructions: |\n")
-	// 2,000 instruction lines; per 20 lines, 3 single uses and 3 `if` lines with two uses each (9 uses).
-	lines := uses * 20 / 9
-	n := 0
-	for i := 0; i < lines; i++ {
-		switch i % 20 {
-		case 0, 1, 2:
-			fmt.Fprintf(&b, "  Step %d: consider {{ p%d }} carefully and write the findings down.\n", i, n%params)
-			n++
-		case 3, 4, 5:
-			fmt.Fprintf(&b, "  Step %d: {%% if p%d %%}use {{ p%d | upper }}{%% endif %%} for this part.\n", i, n%params, n%params)
-			n++
-		default:
-			fmt.Fprintf(&b, "  Step %d: plain prose without any template, just text to make the file realistic.\n", i)
-		}
-	}
-	b.WriteString("prompt: Start the work.\nparameters:\n")
-	for i := 0; i < params; i++ {
-		fmt.Fprintf(&b, "  - key: p%d\n    input_type: string\n    requirement: optional\n    default: \"value %d\"\n    description: Parameter number %d of the large recipe\n", i, i, i)
-	}
-	b.WriteString("extensions:\n  - type: builtin\n    name: developer\n")
-	return []byte(b.String())
-}
+func largeRecipe(params, uses int) []byte { return []byte(testgen.Recipe(params, uses)) }
 
 const smallRecipe = `version: 1.0.0
 title: Small recipe
@@ -109,5 +84,47 @@ func BenchmarkCheckSmall(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		recipe.Check("/bench/small.yaml", src, nil)
+	}
+}
+
+// BenchmarkRecheckLargeEdit is the language server's per-keystroke case: one character of the
+// instructions changes between versions and the document keeps its cache.
+func BenchmarkRecheckLargeEdit(b *testing.B) {
+	src := largeRecipe(190, 900)
+	alt := append([]byte{}, src...)
+	i := strings.Index(string(alt), "Step 0")
+	alt[i] = 'X'
+	cache := &recipe.Cache{}
+	recipe.Check("/bench/large.yaml", src, &recipe.Options{Cache: cache})
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		text := src
+		if n%2 == 1 {
+			text = alt
+		}
+		n++
+		recipe.Check("/bench/large.yaml", text, &recipe.Options{Cache: cache})
+	}
+}
+
+func TestCachedRecheckMatchesCold(t *testing.T) {
+	src := largeRecipe(190, 900)
+	alt := strings.Replace(string(src), "{{ p0 }} carefully", "{{ p0 }} very carefully", 1)
+	alt = strings.Replace(alt, "Step 3: {% if p3 %}", "Step 3: {% if nope %}", 1)
+	cache := &recipe.Cache{}
+	recipe.Check("/bench/large.yaml", src, &recipe.Options{Cache: cache})
+	warm := recipe.Check("/bench/large.yaml", []byte(alt), &recipe.Options{Cache: cache})
+	cold := recipe.Check("/bench/large.yaml", []byte(alt), nil)
+	if len(warm.Diags) == 0 || len(warm.Diags) != len(cold.Diags) {
+		t.Fatalf("warm %d diagnostics, cold %d", len(warm.Diags), len(cold.Diags))
+	}
+	for i := range cold.Diags {
+		if warm.Diags[i].R != cold.Diags[i].R || warm.Diags[i].Message != cold.Diags[i].Message {
+			t.Errorf("diagnostic %d: warm %+v, cold %+v", i, warm.Diags[i], cold.Diags[i])
+		}
+	}
+	if warm.Tree.Get("instructions").Value != cold.Tree.Get("instructions").Value {
+		t.Error("instructions differ between cached and cold parse")
 	}
 }

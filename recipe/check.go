@@ -28,6 +28,20 @@ type Options struct {
 	MaxSize int
 	// NoSubRecipes skips opening sub-recipe files.
 	NoSubRecipes bool
+	// Cache re-uses work between versions of one document (the language server keeps one per buffer).
+	Cache *Cache
+}
+
+// Cache holds what can be re-used between checks of successive versions of one document.
+type Cache struct {
+	yaml yamltree.Cache
+}
+
+func (c *Cache) yamlCache() *yamltree.Cache {
+	if c == nil {
+		return nil
+	}
+	return &c.yaml
 }
 
 // File is a checked recipe with everything editors need: text, lines, template, tree, model, diagnostics.
@@ -52,6 +66,7 @@ type File struct {
 
 	rendered     *template.Output
 	renderFailed bool
+	cache        *Cache
 }
 
 func (f *File) add(d Diagnostic) { f.Diags = append(f.Diags, d) }
@@ -110,6 +125,7 @@ func Check(path string, text []byte, opts *Options) *File {
 		f.BOM = 3
 	}
 	body := string(text[f.BOM:])
+	f.cache = opts.Cache
 	f.checkTemplate(body, fsys)
 	f.checkYAML(body)
 	if f.Tree != nil {

@@ -27,7 +27,7 @@ func (f *File) parseYAML(text string, mapBack func(int) int) (*yamltree.Document
 	buf := []byte(text)
 	for i := 0; ; i++ {
 		li := source.NewLineIndex(buf)
-		doc, err := yamltree.Parse(li)
+		doc, err := yamltree.ParseCached(li, f.cache.yamlCache())
 		if err == nil || i >= maxPatches {
 			return doc, err
 		}

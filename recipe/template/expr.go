@@ -40,18 +40,74 @@ func (p *parser) expr() (Expr, error) {
 	return e, nil
 }
 
-func (p *parser) binary(sub func() (Expr, error), match func(token) (string, bool)) (Expr, error) {
-	left, err := sub()
-	if err != nil {
+// binaryOp returns the binary operator at t and its precedence (0: none). `not` is handled by binExpr
+// (prefix at level 3, or the first word of `not in`).
+func (p *parser) binaryOp(t token) (string, int) {
+	switch t.kind {
+	case tkIdent:
+		switch t.val {
+		case "or":
+			return "or", 1
+		case "and":
+			return "and", 2
+		case "in":
+			return "in", 4
+		case "not":
+			// `not in` needs a second token; peek at the source directly
+			rest := p.lx.src[p.lx.pos:]
+			i := skipSpaces(rest, 0)
+			if len(rest) >= i+2 && rest[i:i+2] == "in" && (len(rest) == i+2 || !isIdentChar(rest[i+2])) {
+				return "not in", 4
+			}
+		}
+	case tkOp:
+		switch t.val {
+		case "==", "!=", "<", "<=", ">", ">=":
+			return t.val, 4
+		case "+", "-":
+			return t.val, 5
+		case "~":
+			return "~", 6
+		case "*", "/", "//", "%":
+			return t.val, 7
+		case "**":
+			return "**", 8
+		}
+	}
+	return "", 0
+}
+
+// orExpr parses a full operator expression (without the trailing `if … else …`).
+func (p *parser) orExpr() (Expr, error) { return p.binExpr(1) }
+
+// binExpr is precedence climbing over minijinja's levels: or 1, and 2, not 3 (prefix), comparisons
+// and `in` 4, + - 5, ~ 6, * / // % 7, ** 8; all left-associative.
+func (p *parser) binExpr(minPrec int) (Expr, error) {
+	if err := p.enter(); err != nil {
 		return nil, err
+	}
+	defer func() { p.depth-- }()
+	var left Expr
+	if minPrec <= 3 && p.isKeyword("not") {
+		t, _ := p.next()
+		operand, err := p.binExpr(3)
+		if err != nil {
+			return nil, err
+		}
+		left = &Unary{R: Range{Start: t.r.Start, End: operand.Span().End}, Op: "not", Expr: operand}
+	} else {
+		var err error
+		if left, err = p.unary(); err != nil {
+			return nil, err
+		}
 	}
 	for {
 		t, err := p.peek()
 		if err != nil {
 			return nil, err
 		}
-		op, ok := match(t)
-		if !ok {
+		op, prec := p.binaryOp(t)
+		if prec == 0 || prec < minPrec {
 			return left, nil
 		}
 		p.next()
@@ -60,90 +116,13 @@ func (p *parser) binary(sub func() (Expr, error), match func(token) (string, boo
 				return nil, err
 			}
 		}
-		right, err := sub()
+		right, err := p.binExpr(prec + 1)
 		if err != nil {
 			return nil, err
 		}
 		left = &Binary{R: Range{Start: left.Span().Start, End: right.Span().End}, Op: op, Left: left, Right: right}
 	}
 }
-
-func keyword(kws ...string) func(token) (string, bool) {
-	return func(t token) (string, bool) {
-		if t.kind == tkIdent {
-			for _, k := range kws {
-				if t.val == k {
-					return k, true
-				}
-			}
-		}
-		return "", false
-	}
-}
-
-func ops(list ...string) func(token) (string, bool) {
-	return func(t token) (string, bool) {
-		if t.kind == tkOp {
-			for _, o := range list {
-				if t.val == o {
-					return o, true
-				}
-			}
-		}
-		return "", false
-	}
-}
-
-func (p *parser) orExpr() (Expr, error) { return p.binary(p.andExpr, keyword("or")) }
-
-func (p *parser) andExpr() (Expr, error) { return p.binary(p.notExpr, keyword("and")) }
-
-func (p *parser) notExpr() (Expr, error) {
-	if p.isKeyword("not") {
-		t, _ := p.next()
-		if err := p.enter(); err != nil {
-			return nil, err
-		}
-		defer func() { p.depth-- }()
-		e, err := p.notExpr()
-		if err != nil {
-			return nil, err
-		}
-		return &Unary{R: Range{Start: t.r.Start, End: e.Span().End}, Op: "not", Expr: e}, nil
-	}
-	return p.compare()
-}
-
-func (p *parser) compare() (Expr, error) {
-	return p.binary(p.math1, func(t token) (string, bool) {
-		if t.kind == tkOp {
-			switch t.val {
-			case "==", "!=", "<", "<=", ">", ">=":
-				return t.val, true
-			}
-		}
-		if t.kind == tkIdent && t.val == "in" {
-			return "in", true
-		}
-		if t.kind == tkIdent && t.val == "not" {
-			// `not in` needs a second token; peek at the source directly
-			rest := p.lx.src[p.lx.pos:]
-			i := skipSpaces(rest, 0)
-			if len(rest) >= i+2 && rest[i:i+2] == "in" && (len(rest) == i+2 || !isIdentChar(rest[i+2])) {
-				return "not in", true
-			}
-		}
-		return "", false
-	})
-}
-
-func (p *parser) math1() (Expr, error) { return p.binary(p.concat, ops("+", "-")) }
-
-func (p *parser) concat() (Expr, error) { return p.binary(p.math2, ops("~")) }
-
-func (p *parser) math2() (Expr, error) { return p.binary(p.pow, ops("*", "/", "//", "%")) }
-
-func (p *parser) pow() (Expr, error) { return p.binary(p.unary, ops("**")) }
 
 func (p *parser) unary() (Expr, error) {
 	if err := p.enter(); err != nil {

@@ -142,6 +142,10 @@ func TestRenderStrict(t *testing.T) {
 		{"  {{- name -}}  !", "World!", ""},
 		{"ends with newline\n", "ends with newline", ""},
 		{"{{ '{{x}}' }}", "{{x}}", ""},
+		{"{{ not 1 == 2 }} {{ 1 + 2 * 3 }} {{ 2 ** 3 ** 2 }} {{ 10 - 2 - 3 }} {{ 1 < 2 == true }}", "true 7 64 5 true", ""},
+		{"{{ not false and false }} {{ false or not false and true }} {{ 'b' not in 'abc' }}", "false true false", ""},
+		{"{{ 'a' ~ 1 + 2 }}", "", "tried to use + operator on unsupported types string and number"},
+		{"{{ -2 ** 2 }} {{ 'x' ~ 2 * 3 }}", "4 x6", ""},
 	} {
 		got, err := render(t, c.src, ctx, Strict)
 		if c.err != "" {

@@ -44,8 +44,8 @@ func FuzzYAMLTree(f *testing.F) {
 		// differential: a confirmed masked parse must equal the original parse
 		li := source.NewLineIndex(data)
 		if masked, blocks := mask(li, 0); masked != nil && utf8.Valid(data) {
-			if got, ok := parse(li, masked, blocks); ok {
-				want, _ := parse(li, nil, nil)
+			if got, ok := parse(li, masked, blocks, nil); ok {
+				want, _ := parse(li, nil, nil, nil)
 				if d := cmp.Diff(want.Root, got.Root); d != "" {
 					t.Fatalf("masked parse differs (-want +got):\n%s", d)
 				}
@@ -85,11 +85,11 @@ func TestMaskAgrees(t *testing.T) {
 		if masked == nil {
 			t.Fatalf("nothing masked in %q", src)
 		}
-		got, ok := parse(li, masked, blocks)
+		got, ok := parse(li, masked, blocks, nil)
 		if !ok {
 			t.Fatalf("masked parse not confirmed for %q", src)
 		}
-		want, _ := parse(li, nil, nil)
+		want, _ := parse(li, nil, nil, nil)
 		if want.err != nil {
 			t.Fatalf("original does not parse: %v", want.err)
 		}

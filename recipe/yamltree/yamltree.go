@@ -5,6 +5,7 @@ package yamltree
 import (
 	"bytes"
 	"errors"
+	"sync"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -142,14 +143,46 @@ type builder struct {
 	confirmed int                 // masked blocks goccy parsed as block scalars
 }
 
+// Cache keeps the last masked parse of one document, so an edit that only changes block-scalar text (the
+// masked text stays the same) skips goccy entirely. Safe for concurrent use.
+type Cache struct {
+	mu     sync.Mutex
+	masked []byte
+	file   *ast.File
+}
+
+func (c *Cache) get(masked []byte) *ast.File {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.file != nil && bytes.Equal(c.masked, masked) {
+		return c.file
+	}
+	return nil
+}
+
+func (c *Cache) put(masked []byte, f *ast.File) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.masked, c.file = masked, f
+	c.mu.Unlock()
+}
+
 // Parse parses text (which the line index covers).
-func Parse(li *source.LineIndex) (*Document, error) {
+func Parse(li *source.LineIndex) (*Document, error) { return ParseCached(li, nil) }
+
+// ParseCached is Parse with a per-document cache (nil for none).
+func ParseCached(li *source.LineIndex, cache *Cache) (*Document, error) {
 	if masked, blocks := mask(li, minMaskBytes); masked != nil {
-		if doc, ok := parse(li, masked, blocks); ok {
+		if doc, ok := parse(li, masked, blocks, cache); ok {
 			return doc, nil
 		}
 	}
-	doc, _ := parse(li, nil, nil)
+	doc, _ := parse(li, nil, nil, nil)
 	if doc.err != nil {
 		return nil, doc.err
 	}
@@ -158,12 +191,20 @@ func Parse(li *source.LineIndex) (*Document, error) {
 
 // parse parses src (the original text, or a masked copy with the same lines) into a tree whose
 // offsets refer to the original; ok is false when a masked parse must be redone on the original.
-func parse(li *source.LineIndex, masked []byte, blocks []maskedBlock) (*Document, bool) {
+// goccy's AST is only read, so a cached one is rebuilt against the new text's line index.
+func parse(li *source.LineIndex, masked []byte, blocks []maskedBlock, cache *Cache) (*Document, bool) {
 	src := li.Text()
 	if masked != nil {
 		src = masked
 	}
-	f, err := parser.ParseBytes(normalizeBreaks(src), 0, parser.AllowDuplicateMapKey())
+	f := cache.get(masked)
+	var err error
+	if f == nil {
+		f, err = parser.ParseBytes(normalizeBreaks(src), 0, parser.AllowDuplicateMapKey())
+		if err == nil && masked != nil {
+			cache.put(masked, f)
+		}
+	}
 	if err != nil {
 		if masked != nil {
 			return nil, false

@@ -5,8 +5,8 @@ package yamltree
 import (
 	"bytes"
 	"errors"
-	"sync"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"

@@ -38,6 +38,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) ./recipe
 	$(GO) test -run '^$$' -fuzz '^FuzzTemplate$$' -fuzztime $(FUZZTIME) ./recipe/template
 	$(GO) test -run '^$$' -fuzz '^FuzzYAMLTree$$' -fuzztime $(FUZZTIME) ./recipe/yamltree
+	$(GO) test -run '^$$' -fuzz '^FuzzApplyChange$$' -fuzztime $(FUZZTIME) ./lsp
 
 clean:
 	rm -rf bin

@@ -5,9 +5,12 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"path"
 	"strings"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/goose-ls/goose-ls/recipe"
 )
 
 func init() { requests["textDocument/codeAction"] = codeAction }
@@ -21,16 +24,16 @@ func codeAction(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 	if !ok {
 		return []any{}, nil
 	}
-	if len(p.Context.Only) > 0 {
-		wanted := false
+	wants := func(kind protocol.CodeActionKind) bool {
+		if len(p.Context.Only) == 0 {
+			return true
+		}
 		for _, k := range p.Context.Only {
-			if strings.HasPrefix(string(protocol.QuickFix), string(k)) {
-				wanted = true
+			if strings.HasPrefix(string(kind), string(k)) {
+				return true
 			}
 		}
-		if !wanted {
-			return []any{}, nil
-		}
+		return false
 	}
 	start, end := toOffset(f.Lines, p.Range.Start, utf8), toOffset(f.Lines, p.Range.End, utf8)
 	s.mu.Lock()
@@ -38,27 +41,47 @@ func codeAction(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 	if d, ok := s.docs[p.TextDocument.URI]; ok {
 		version = d.version
 	}
+	resourceOps := s.renameFiles
 	s.mu.Unlock()
 	actions := []any{}
+	edit := func(edits []recipe.Edit) map[string]any {
+		out := make([]protocol.TextEdit, 0, len(edits))
+		for _, e := range edits {
+			out = append(out, protocol.TextEdit{Range: toRange(f.Lines, e.R, utf8), NewText: e.New})
+		}
+		return map[string]any{"documentChanges": []any{map[string]any{
+			"textDocument": map[string]any{"uri": p.TextDocument.URI, "version": version},
+			"edits":        out,
+		}}}
+	}
+	if wants(protocol.RefactorExtract) && end > start {
+		if fix, ok := f.ExtractParameter(recipe.Range{Start: start, End: end}); ok {
+			actions = append(actions, map[string]any{"title": fix.Title, "kind": protocol.RefactorExtract, "edit": edit(fix.Edits)})
+		}
+	}
 	converted := convertDiagnostics(f, p.TextDocument.URI, utf8)
 	for i, d := range f.Diags {
-		if d.R.End < start || d.R.Start > end {
+		if d.R.End < start || d.R.Start > end || !wants(protocol.QuickFix) {
+			continue
+		}
+		if d.Code == recipe.CodeFileExtension && resourceOps {
+			newURI := strings.TrimSuffix(string(p.TextDocument.URI), ".yml") + ".yaml"
+			actions = append(actions, map[string]any{
+				"title": "Rename to " + path.Base(newURI), "kind": protocol.QuickFix, "isPreferred": true,
+				"diagnostics": []protocol.Diagnostic{converted[i]},
+				"edit": map[string]any{"documentChanges": []any{map[string]any{
+					"kind": "rename", "oldUri": p.TextDocument.URI, "newUri": newURI,
+				}}},
+			})
 			continue
 		}
 		for _, fix := range f.Fixes(d) {
-			edits := make([]protocol.TextEdit, 0, len(fix.Edits))
-			for _, e := range fix.Edits {
-				edits = append(edits, protocol.TextEdit{Range: toRange(f.Lines, e.R, utf8), NewText: e.New})
-			}
 			actions = append(actions, map[string]any{
 				"title":       fix.Title,
 				"kind":        protocol.QuickFix,
 				"diagnostics": []protocol.Diagnostic{converted[i]},
 				"isPreferred": fix.Preferred,
-				"edit": map[string]any{"documentChanges": []any{map[string]any{
-					"textDocument": map[string]any{"uri": p.TextDocument.URI, "version": version},
-					"edits":        edits,
-				}}},
+				"edit":        edit(fix.Edits),
 			})
 		}
 	}

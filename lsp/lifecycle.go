@@ -19,6 +19,11 @@ type initializeParams struct {
 		General struct {
 			PositionEncodings []string `json:"positionEncodings"`
 		} `json:"general"`
+		Workspace struct {
+			WorkspaceEdit struct {
+				ResourceOperations []string `json:"resourceOperations"`
+			} `json:"workspaceEdit"`
+		} `json:"workspace"`
 	} `json:"capabilities"`
 }
 
@@ -39,6 +44,12 @@ func initialize(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 	}
 	s.mu.Lock()
 	s.settings = st
+	s.renameFiles = false
+	for _, op := range p.Capabilities.Workspace.WorkspaceEdit.ResourceOperations {
+		if op == "rename" {
+			s.renameFiles = true
+		}
+	}
 	s.state = stateInitialized
 	s.utf8 = enc == "utf-8"
 	s.mu.Unlock()
@@ -63,7 +74,7 @@ func capabilities(enc string) map[string]any {
 		"referencesProvider":        true,
 		"documentHighlightProvider": true,
 		"renameProvider":            map[string]any{"prepareProvider": true},
-		"codeActionProvider":        map[string]any{"codeActionKinds": []string{"quickfix"}},
+		"codeActionProvider":        map[string]any{"codeActionKinds": []string{"quickfix", "refactor.extract"}},
 		"documentSymbolProvider":    true,
 		"foldingRangeProvider":      true,
 		"documentLinkProvider":      map[string]any{"resolveProvider": false},

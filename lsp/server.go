@@ -41,7 +41,9 @@ type Server struct {
 	docs     map[protocol.DocumentURI]*document
 	utf8     bool // negotiated positionEncoding utf-8 (else utf-16)
 	settings settings
-	exitCode int
+	// renameFiles: the client applies RenameFile operations in workspace edits
+	renameFiles bool
+	exitCode    int
 
 	queue  chan protocol.DocumentURI
 	cancel func(jsonrpc2.ID)

@@ -3,6 +3,7 @@ package recipe_test
 
 import (
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -78,5 +79,26 @@ func TestQuickFixes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestExtractParameter(t *testing.T) {
+	src := "title: T\ndescription: D\nprompt: \"Review the src folder now\"\n"
+	f := recipe.Check("/w/r.yaml", []byte(src), nil)
+	start := strings.Index(src, "src folder")
+	fix, ok := f.ExtractParameter(recipe.Range{Start: start, End: start + len("src folder")})
+	if !ok {
+		t.Fatal("no extract refactor")
+	}
+	got := applyEdits(src, fix.Edits)
+	want := "title: T\ndescription: D\nprompt: \"Review the {{ src_folder }} now\"\nparameters:\n  - key: src_folder\n    input_type: string\n    requirement: optional\n    default: \"src folder\"\n    description: Describe src_folder\n"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	if after := recipe.Check("/w/r.yaml", []byte(got), nil); len(after.Diags) != 0 {
+		t.Errorf("extracted recipe has diagnostics: %+v", after.Diags)
+	}
+	if _, ok := f.ExtractParameter(recipe.Range{Start: strings.Index(src, "title"), End: strings.Index(src, "title") + 5}); ok {
+		t.Error("extract offered on a key")
 	}
 }

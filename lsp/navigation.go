@@ -68,6 +68,11 @@ func references(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 	for _, r := range ref.Uses {
 		out = append(out, protocol.Location{URI: u, Range: toRange(f.Lines, r, utf8)})
 	}
+	for pu, rs := range s.parentKeys(u, f.Path, ref.Name) {
+		for _, r := range rs {
+			out = append(out, protocol.Location{URI: pu, Range: r})
+		}
+	}
 	return out, nil
 }
 
@@ -122,16 +127,50 @@ func rename(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
 	for _, r := range ref.Uses {
 		edits = append(edits, protocol.TextEdit{Range: toRange(f.Lines, r, utf8), NewText: p.NewName})
 	}
+	changes := []any{map[string]any{
+		"textDocument": map[string]any{"uri": u, "version": s.version(u)},
+		"edits":        edits,
+	}}
+	for pu, rs := range s.parentKeys(u, f.Path, ref.Name) {
+		pe := make([]protocol.TextEdit, 0, len(rs))
+		for _, r := range rs {
+			pe = append(pe, protocol.TextEdit{Range: r, NewText: p.NewName})
+		}
+		changes = append(changes, map[string]any{"textDocument": map[string]any{"uri": pu, "version": s.version(pu)}, "edits": pe})
+	}
+	return map[string]any{"documentChanges": changes}, nil
+}
+
+// parentKeys finds, in the other open recipes, the sub_recipes values keys that name this parameter.
+func (s *Server) parentKeys(self protocol.DocumentURI, path, name string) map[protocol.DocumentURI][]protocol.Range {
 	s.mu.Lock()
-	version := int32(0)
-	if d, ok := s.docs[u]; ok {
-		version = d.version
+	var others []protocol.DocumentURI
+	for u, d := range s.docs {
+		if u != self && d.recipe {
+			others = append(others, u)
+		}
 	}
 	s.mu.Unlock()
-	return map[string]any{"documentChanges": []any{map[string]any{
-		"textDocument": map[string]any{"uri": u, "version": version},
-		"edits":        edits,
-	}}}, nil
+	out := map[protocol.DocumentURI][]protocol.Range{}
+	for _, u := range others {
+		f, utf8, ok := s.snapshot(u)
+		if !ok {
+			continue
+		}
+		for _, r := range f.ValueKeysFor(path, name) {
+			out[u] = append(out[u], toRange(f.Lines, r, utf8))
+		}
+	}
+	return out
+}
+
+func (s *Server) version(u protocol.DocumentURI) int32 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d, ok := s.docs[u]; ok {
+		return d.version
+	}
+	return 0
 }
 
 func validName(s string) bool {

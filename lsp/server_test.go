@@ -468,3 +468,29 @@ func TestCapabilities(t *testing.T) {
 		}
 	}
 }
+
+func TestRenameReachesParents(t *testing.T) {
+	c := lsptest.New(t)
+	c.Initialize(nil)
+	parent := protocol.DocumentURI("file:///work/recipes/parent.yaml")
+	child := protocol.DocumentURI("file:///work/recipes/child.yaml")
+	c.Open(child, "yaml", "title: C\ndescription: D\nprompt: \"{{ who }}\"\nparameters:\n  - key: who\n    input_type: string\n    requirement: required\n    description: x\n")
+	c.Open(parent, "yaml", "title: P\ndescription: D\nprompt: hi\nsub_recipes:\n  - name: c\n    path: ./child.yaml\n    values:\n      who: me\n")
+	c.Diagnostics(parent, 1)
+	var edit struct {
+		DocumentChanges []struct {
+			TextDocument struct {
+				URI protocol.DocumentURI `json:"uri"`
+			} `json:"textDocument"`
+			Edits []protocol.TextEdit `json:"edits"`
+		} `json:"documentChanges"`
+	}
+	params := map[string]any{"textDocument": map[string]any{"uri": child}, "position": map[string]any{"line": 4, "character": 10}, "newName": "whom"}
+	if err := c.Call("textDocument/rename", params, &edit); err != nil {
+		t.Fatal(err)
+	}
+	if len(edit.DocumentChanges) != 2 || edit.DocumentChanges[1].TextDocument.URI != parent ||
+		edit.DocumentChanges[1].Edits[0].Range.Start != (protocol.Position{Line: 7, Character: 6}) {
+		t.Fatalf("rename: %+v", edit)
+	}
+}

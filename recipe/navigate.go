@@ -115,3 +115,23 @@ func (f *File) Links() []Link {
 	}
 	return out
 }
+
+// ValueKeysFor returns the ranges of `values` keys named key in f's sub-recipes that point to child.
+func (f *File) ValueKeysFor(child, key string) []Range {
+	if f.Recipe == nil {
+		return nil
+	}
+	var out []Range
+	for _, s := range f.Recipe.SubRecipes {
+		p, ok := ResolveSubRecipePath(f.Dir(), s.Path)
+		if !ok || p != child || s.Values == nil || s.Values.Kind != yamltree.Map {
+			continue
+		}
+		for _, pr := range s.Values.Pairs {
+			if pr.Key.Value == key {
+				out = append(out, InnerRange(pr.Key))
+			}
+		}
+	}
+	return out
+}

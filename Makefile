@@ -49,3 +49,8 @@ bench-lsp: build
 	$(GO) build -o bin/lspbench ./cmd/lspbench
 	@test -x $(YAMLLS_DIR)/node_modules/.bin/yaml-language-server || npm install --prefix $(YAMLLS_DIR) --no-audit --no-fund yaml-language-server@1 >/dev/null
 	./bin/lspbench -server bin/goose-ls -yamlls "node $(YAMLLS_DIR)/node_modules/yaml-language-server/bin/yaml-language-server --stdio" -n 200
+
+# Soak: 1,000 open recipes with 100 edits per second for 30 s.
+soak-lsp: build
+	$(GO) build -o bin/lspbench ./cmd/lspbench
+	./bin/lspbench -server bin/goose-ls -soak 30s

@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/goose-ls/goose-ls/recipe"
 )
 
 func init() {
@@ -16,13 +18,14 @@ func init() {
 	requests["textDocument/diagnostic"] = pullDiagnostics
 }
 
-// dependencies lists the files a checked document reads: sub-recipes and template parents.
-func dependencies(d *document) []string {
-	if d.file == nil {
+// dependencies lists the files a checked document reads: sub-recipes and template parents. Computed
+// once per check (outside the lock) and kept on the document.
+func dependencies(f *recipe.File) []string {
+	if f == nil {
 		return nil
 	}
 	var out []string
-	for _, l := range d.file.Links() {
+	for _, l := range f.Links() {
 		out = append(out, l.Target)
 	}
 	return out
@@ -36,7 +39,7 @@ func (s *Server) recheckDependents(path string) {
 		if d.path == path {
 			continue
 		}
-		for _, dep := range dependencies(d) {
+		for _, dep := range d.deps {
 			if dep == path {
 				uris = append(uris, u)
 				break

@@ -57,16 +57,18 @@ func (s *Server) checkLoop(ctx context.Context, uri protocol.DocumentURI) {
 
 		var diags []protocol.Diagnostic
 		var file *recipe.File
+		var deps []string
 		if isRecipe {
 			file = recipe.Check(path, text, &recipe.Options{FS: overlayFS{s}, Cache: cache})
 			diags = convertDiagnostics(file, uri, utf8)
+			deps = dependencies(file)
 		}
 
 		s.mu.Lock()
 		d, ok = s.docs[uri]
 		publish := ok && d.version == version && (isRecipe || d.published)
 		if publish {
-			d.file, d.fileVer = file, version
+			d.file, d.fileVer, d.deps = file, version, deps
 			d.published = isRecipe
 		}
 		again := ok && d.dirty

@@ -26,9 +26,10 @@ func (s *Server) snapshot(uri protocol.DocumentURI) (f *recipe.File, utf8 bool, 
 	utf8 = s.utf8
 	s.mu.Unlock()
 	f = recipe.Check(path, text, &recipe.Options{FS: overlayFS{s}, Cache: cache})
+	deps := dependencies(f)
 	s.mu.Lock()
 	if d, found := s.docs[uri]; found && d.version == version && (d.file == nil || d.fileVer != version) {
-		d.file, d.fileVer = f, version
+		d.file, d.fileVer, d.deps = f, version, deps
 	}
 	s.mu.Unlock()
 	return f, utf8, true

@@ -32,6 +32,7 @@ type document struct {
 	dirty     bool // changed while being checked
 	published bool // diagnostics were published (so closing or un-recipe-ing must clear them)
 	cache     *recipe.Cache
+	deps      []string // files the last check read (sub-recipes, template parents)
 }
 
 func init() {

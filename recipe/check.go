@@ -32,6 +32,9 @@ type Options struct {
 	Cache *Cache
 }
 
+// minCacheBytes is the size from which keeping goccy's parse between versions pays for its memory.
+const minCacheBytes = 16 << 10
+
 // Cache holds what can be re-used between checks of successive versions of one document.
 type Cache struct {
 	yaml yamltree.Cache
@@ -125,9 +128,14 @@ func Check(path string, text []byte, opts *Options) *File {
 		f.BOM = 3
 	}
 	body := string(text[f.BOM:])
-	f.cache = opts.Cache
+	if len(text) >= minCacheBytes {
+		f.cache = opts.Cache
+	}
 	f.checkTemplate(body, fsys)
 	f.checkYAML(body)
+	if !f.Inherits {
+		f.rendered = nil // only needed to map positions through extends/include
+	}
 	if f.Tree != nil {
 		f.Recipe = buildRecipe(f.Tree)
 		f.checkSchema()

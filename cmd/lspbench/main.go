@@ -38,7 +38,12 @@ func main() {
 	server := flag.String("server", "bin/goose-ls", "goose-ls command")
 	yamlls := flag.String("yamlls", "", "yaml-language-server command (optional)")
 	n := flag.Int("n", 200, "edits and completions per document")
+	soakDur := flag.Duration("soak", 0, "run the soak test for this long instead (1,000 recipes, 100 edits/s)")
 	flag.Parse()
+	if *soakDur > 0 {
+		soak(strings.Fields(*server), 1000, 100, *soakDur)
+		return
+	}
 	dir, err := os.MkdirTemp("", "lspbench")
 	if err != nil {
 		fail(err)

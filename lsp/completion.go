@@ -26,7 +26,7 @@ func completion(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 	if err != nil || f == nil {
 		return nil, err
 	}
-	items := f.Complete(off)
+	items := f.Complete(off, overlayFS{s})
 	out := make([]protocol.CompletionItem, 0, len(items))
 	for i, it := range items {
 		ci := protocol.CompletionItem{

@@ -343,7 +343,7 @@ func TestCodeActionQuickFix(t *testing.T) {
 func TestStructure(t *testing.T) {
 	c := lsptest.New(t)
 	c.Initialize(nil)
-	c.Open(uri, "yaml", "title: T\ndescription: D\nprompt: \"{{ a }}\"\nparameters:\n  - key: a\n    input_type: string\n    requirement: required\n    description: x\nsub_recipes:\n  - name: child\n    path: ./child.yaml\n")
+	c.Open(uri, "yaml", "title: T\ndescription: D\nprompt: \"{{ a }} see {{ recipe_dir }}/docs/guide.md\"\nparameters:\n  - key: a\n    input_type: string\n    requirement: required\n    description: x\nsub_recipes:\n  - name: child\n    path: ./child.yaml\n")
 	c.Diagnostics(uri, 1)
 	var syms []struct {
 		Name     string `json:"name"`
@@ -364,7 +364,7 @@ func TestStructure(t *testing.T) {
 		t.Fatalf("folding: %+v %v", folds, err)
 	}
 	var links []protocol.DocumentLink
-	if err := c.Call("textDocument/documentLink", td, &links); err != nil || len(links) != 1 || !strings.HasSuffix(string(links[0].Target), "/work/recipes/child.yaml") {
+	if err := c.Call("textDocument/documentLink", td, &links); err != nil || len(links) != 2 || !strings.HasSuffix(string(links[0].Target), "/work/recipes/child.yaml") || !strings.HasSuffix(string(links[1].Target), "/work/recipes/docs/guide.md") {
 		t.Fatalf("links: %+v %v", links, err)
 	}
 }

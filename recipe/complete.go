@@ -5,6 +5,8 @@
 package recipe
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -49,8 +51,11 @@ var ProviderNames = []string{"openai", "anthropic", "ollama", "openrouter", "azu
 // BuiltinExtensions are goose's builtin and platform extension names.
 var BuiltinExtensions = []string{"developer", "computercontroller", "memory", "tutorial", "autovisualiser", "todo", "summon", "analyze", "extensionmanager", "chatrecall", "skills", "code_execution", "apps"}
 
-// Complete returns the candidates at off.
-func (f *File) Complete(off int) []Item {
+// Complete returns the candidates at off; fsys reads sub-recipes and lists recipe files (nil: disk).
+func (f *File) Complete(off int, fsys FS) []Item {
+	if fsys == nil {
+		fsys = OSFS{}
+	}
 	text := f.Text
 	if off > len(text) {
 		off = len(text)
@@ -60,16 +65,105 @@ func (f *File) Complete(off int) []Item {
 	prefix := string(text[lineStart:off])
 	word := wordRE.FindString(prefix)
 	replace := Range{Start: off - len(word), End: off}
+	if m := extendsPrefixRE.FindStringSubmatch(prefix); m != nil {
+		return f.fileItems(m[1], Range{Start: off - len(m[1]), End: off})
+	}
 	if items, ok := f.completeTemplate(prefix, replace); ok {
 		return items
 	}
 	base := f.structure(line)
+	if m := pathLineRE.FindStringSubmatch(prefix); m != nil {
+		if path := base.containerPath(lineStart, len(m[1])+len(m[2]), m[2] != ""); len(path) >= 2 && path[0].Key == "sub_recipes" {
+			return f.fileItems(m[3], Range{Start: off - len(m[3]), End: off})
+		}
+	}
 	if m := valueLineRE.FindStringSubmatch(prefix); m != nil {
 		return base.completeValue(len(m[1])+len(m[2]), lineStart, m[3], m[2] != "", replace)
 	}
 	if m := keyLineRE.FindStringSubmatch(prefix); m != nil {
 		col := len(m[1]) + len(m[2])
+		path := base.containerPath(lineStart, col, m[2] != "")
+		if len(path) == 3 && path[0].Key == "sub_recipes" && path[2].Key == "values" {
+			return base.childKeyItems(path[1].Index, fsys, replace)
+		}
 		return base.completeKey(off, lineStart, col, m[2] != "", replace)
+	}
+	return nil
+}
+
+var (
+	extendsPrefixRE = regexp.MustCompile(`\{%-?\s*(?:extends|include)\s+["']([^"']*)$`)
+	pathLineRE      = regexp.MustCompile(`^(\s*)(- +)?path:\s*["']?([^"'#]*)$`)
+)
+
+// fileItems lists recipe files (yaml/json) in the recipe's folder and its direct sub-folders, relative to
+// it, for sub-recipe paths and extends/include names.
+func (f *File) fileItems(typed string, replace Range) []Item {
+	dir := f.Dir()
+	var items []Item
+	seen := map[string]bool{}
+	add := func(rel string) {
+		if seen[rel] || rel == filepath.Base(f.Path) {
+			return
+		}
+		seen[rel] = true
+		label := rel
+		if strings.HasPrefix(typed, "./") {
+			label = "./" + rel
+		}
+		items = append(items, Item{Label: label, Kind: ItemValue, Detail: "recipe file", Replace: replace})
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() {
+			sub, _ := os.ReadDir(filepath.Join(dir, name))
+			for _, se := range sub {
+				if isRecipeExt(se.Name()) && !se.IsDir() {
+					add(name + "/" + se.Name())
+				}
+			}
+			continue
+		}
+		if isRecipeExt(name) {
+			add(name)
+		}
+	}
+	sortItems(items)
+	return items
+}
+
+func isRecipeExt(name string) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	return ext == ".yaml" || ext == ".yml" || ext == ".json"
+}
+
+// childKeyItems offers the sub-recipe's parameter keys not yet set in its values.
+func (f *File) childKeyItems(index int, fsys FS, replace Range) []Item {
+	if f.Recipe == nil {
+		return nil
+	}
+	for _, s := range f.Recipe.SubRecipes {
+		if s.Index != index {
+			continue
+		}
+		path, ok := ResolveSubRecipePath(f.Dir(), s.Path)
+		if !ok {
+			return nil
+		}
+		child, err := ReadChild(fsys, path)
+		if err != nil {
+			return nil
+		}
+		var items []Item
+		for _, p := range child.Parameters {
+			if s.Values != nil && s.Values.Get(p.Key) != nil {
+				continue
+			}
+			detail := strings.TrimSpace(p.InputType + " " + p.Requirement)
+			items = append(items, Item{Label: p.Key, Kind: ItemField, Detail: detail, Doc: p.Description, Insert: p.Key + ": ", Replace: replace})
+		}
+		return items
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ func complete(t *testing.T, src string) []string {
 	text := strings.Replace(src, "‸", "", 1)
 	f := recipe.Check("/w/recipes/r.yaml", []byte(text), nil)
 	var labels []string
-	for _, it := range f.Complete(off) {
+	for _, it := range f.Complete(off, nil) {
 		labels = append(labels, it.Label)
 	}
 	return labels

@@ -71,6 +71,52 @@ func (f *File) Fixes(d Diagnostic) []Fix {
 		}
 	case CodeMissingField:
 		return f.missingFieldFix(d)
+	case CodeSubrecipeMissingValue:
+		return f.missingValuesFix(d)
+	}
+	return nil
+}
+
+// missingValuesFix adds the sub-recipe's required parameters to its `values` (creating the map).
+func (f *File) missingValuesFix(d Diagnostic) []Fix {
+	missing := strings.Split(d.Data["missing"], ",")
+	if f.Recipe == nil || len(missing) == 0 || missing[0] == "" {
+		return nil
+	}
+	for _, s := range f.Recipe.SubRecipes {
+		if s.Node.R.Start > d.R.Start || d.R.Start > s.Node.R.End {
+			continue
+		}
+		nl := f.newline()
+		if s.Values != nil && s.Values.Kind == yamltree.Map && !s.Values.Flow && len(s.Values.Pairs) > 0 {
+			var edits []Edit
+			for _, k := range missing {
+				if e, ok := f.addKeyEdit(s.Values, k, `""`); ok {
+					edits = append(edits, e)
+				}
+			}
+			if len(edits) == 0 {
+				return nil
+			}
+			// all insertions land at the same place: join them in order
+			joined := edits[0]
+			for _, e := range edits[1:] {
+				joined.New += e.New
+			}
+			return []Fix{{Title: "Add values for " + strings.Join(missing, ", "), Edits: []Edit{joined}, Preferred: true}}
+		}
+		if s.Values != nil {
+			return nil // a flow map or a scalar: leave it to the author
+		}
+		col := f.column(s.Node.Pairs[0].Key.R.Start)
+		pad := strings.Repeat(" ", col)
+		text := pad + "values:" + nl
+		for _, k := range missing {
+			text += pad + "  " + k + ": \"\"" + nl
+		}
+		last := s.Node.Pairs[len(s.Node.Pairs)-1]
+		at := f.lineAfter(max(last.Value.R.End, last.Key.R.End))
+		return []Fix{{Title: "Add values for " + strings.Join(missing, ", "), Edits: []Edit{{R: Range{Start: at, End: at}, New: text}}, Preferred: true}}
 	}
 	return nil
 }

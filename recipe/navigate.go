@@ -68,6 +68,9 @@ func InnerRange(n *yamltree.Node) Range {
 	return r
 }
 
+// recipeDirPathRE finds `{{ recipe_dir }}/some/file` references anywhere in the text.
+var recipeDirPathRE = regexp.MustCompile(`\{\{-?\s*recipe_dir\s*-?\}\}/([A-Za-z0-9_./-]+[A-Za-z0-9_])`)
+
 var extendsNameRE = regexp.MustCompile(`\{%-?\s*(?:extends|include)\s+["']([^"']+)["']`)
 
 // LinkAt returns the file a sub-recipe path or an extends/include name at off points to.
@@ -104,6 +107,17 @@ func (f *File) Links() []Link {
 				if p, ok := ResolveSubRecipePath(f.Dir(), s.Path); ok {
 					out = append(out, Link{Target: p, R: n.R})
 				}
+			}
+		}
+	}
+	for _, m := range recipeDirPathRE.FindAllSubmatchIndex(f.Text, -1) {
+		if p, err := confinedPath(f.Dir(), string(f.Text[m[2]:m[3]])); err == nil {
+			dup := false
+			for _, l := range out {
+				dup = dup || (l.R.Start <= m[0] && m[1] <= l.R.End)
+			}
+			if !dup {
+				out = append(out, Link{Target: p, R: Range{Start: m[0], End: m[1]}})
 			}
 		}
 	}

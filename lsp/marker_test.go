@@ -10,6 +10,10 @@
 //	#@refs(re, n)             references (with the declaration) from re's match: n locations
 //	#@fix(CODE, golden)       the first quick fix for CODE on this line turns the file into section golden
 //	#@rename(re, name, golden) renaming at re's match turns the file into section golden
+//	#@highlight(re, n)        document highlights from re's match: n ranges
+//	#@link(re, suffix)        a document link covers re's match and targets a path ending in suffix
+//	#@token(re, type)         a semantic token of the legend type starts at re's match
+//	#@symbol(name)            the outline has a symbol (at any depth) named name
 package lsp_test
 
 import (
@@ -275,6 +279,77 @@ func checkFile(t *testing.T, c *lsptest.Client, u protocol.DocumentURI, name, te
 			}
 			if got := applyEdits(text, ed.edits()); got != sections[m.args[2]] {
 				t.Errorf("%s: renamed file differs from %s:\n%s", where, m.args[2], got)
+			}
+		case "highlight":
+			r := matchRange(t, text, li, m.line, m.args[0])
+			var hs []protocol.DocumentHighlight
+			if err := c.Call("textDocument/documentHighlight", map[string]any{"textDocument": td, "position": pos(li, r.Start)}, &hs); err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			if n, _ := strconv.Atoi(m.args[1]); len(hs) != n {
+				t.Errorf("%s: %d highlights, want %s", where, len(hs), m.args[1])
+			}
+		case "link":
+			r := matchRange(t, text, li, m.line, m.args[0])
+			var links []protocol.DocumentLink
+			if err := c.Call("textDocument/documentLink", map[string]any{"textDocument": td}, &links); err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			found := false
+			for _, l := range links {
+				s := li.OffsetFromUTF16(int(l.Range.Start.Line), int(l.Range.Start.Character))
+				e := li.OffsetFromUTF16(int(l.Range.End.Line), int(l.Range.End.Character))
+				found = found || (s <= r.Start && r.End <= e && strings.HasSuffix(string(l.Target), m.args[1]))
+			}
+			if !found {
+				t.Errorf("%s: no link over the match to %s in %+v", where, m.args[1], links)
+			}
+		case "token":
+			r := matchRange(t, text, li, m.line, m.args[0])
+			var toks struct {
+				Data []uint32 `json:"data"`
+			}
+			if err := c.Call("textDocument/semanticTokens/full", map[string]any{"textDocument": td}, &toks); err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			legend := map[string]uint32{"variable": 0, "function": 1, "keyword": 2, "comment": 3, "macro": 4}
+			want := li.UTF16Pos(r.Start)
+			line, char, found := 0, 0, false
+			for i := 0; i+4 < len(toks.Data); i += 5 {
+				if toks.Data[i] > 0 {
+					char = 0
+				}
+				line += int(toks.Data[i])
+				char += int(toks.Data[i+1])
+				found = found || (line == want.Line && char == want.Col && toks.Data[i+3] == legend[m.args[1]])
+			}
+			if !found {
+				t.Errorf("%s: no %s token at %d:%d", where, m.args[1], want.Line, want.Col)
+			}
+		case "symbol":
+			var syms []map[string]any
+			if err := c.Call("textDocument/documentSymbol", map[string]any{"textDocument": td}, &syms); err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			var names func([]any) bool
+			names = func(list []any) bool {
+				for _, x := range list {
+					sm := x.(map[string]any)
+					if sm["name"] == m.args[0] {
+						return true
+					}
+					if ch, ok := sm["children"].([]any); ok && names(ch) {
+						return true
+					}
+				}
+				return false
+			}
+			all := make([]any, len(syms))
+			for i := range syms {
+				all[i] = syms[i]
+			}
+			if !names(all) {
+				t.Errorf("%s: no symbol %q", where, m.args[0])
 			}
 		default:
 			t.Fatalf("%s: unknown marker", where)

@@ -238,14 +238,17 @@ func drain(ch chan struct{}) {
 	}
 }
 
-// peakRSS reads VmHWM of the process (and its children's largest, for node wrappers).
-func peakRSS(pid int) int {
+// peakRSS reads the process's peak resident size (VmHWM) in KiB.
+func peakRSS(pid int) int { return procStatusKiB(pid, "VmHWM:") }
+
+// procStatusKiB reads one KiB field of /proc/PID/status (0 when unavailable).
+func procStatusKiB(pid int, field string) int {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0
 	}
 	for _, l := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(l, field); ok {
 			var kb int
 			fmt.Sscanf(strings.TrimSpace(v), "%d", &kb)
 			return kb

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -106,17 +105,5 @@ func soak(argv []string, docs int, rate int, dur time.Duration) {
 	_ = cmd.Wait()
 }
 
-func currentRSS(pid int) int {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			var kb int
-			fmt.Sscanf(strings.TrimSpace(v), "%d", &kb)
-			return kb
-		}
-	}
-	return 0
-}
+// currentRSS reads the process's resident size (VmRSS) in KiB.
+func currentRSS(pid int) int { return procStatusKiB(pid, "VmRSS:") }

@@ -1,0 +1,325 @@
+// Statement parsers: if, for, set, with, block, import/from.
+
+package template
+
+import "fmt"
+
+func (p *parser) ifStmt(start int) (Stmt, error) {
+	cond, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.expectBlockEnd(); err != nil {
+		return nil, err
+	}
+	then, end, err := p.subparse([]string{"elif", "else", "endif"})
+	if err != nil {
+		return nil, err
+	}
+	st := &If{Cond: cond, Then: then}
+	switch end {
+	case "elif":
+		elifStart := p.lx.tagStart
+		inner, err := p.ifStmt(elifStart)
+		if err != nil {
+			return nil, err
+		}
+		st.Else = []Stmt{inner}
+		st.R = Range{Start: start, End: inner.Span().End}
+		return st, nil
+	case "else":
+		if _, err := p.expectBlockEnd(); err != nil {
+			return nil, err
+		}
+		st.Else, _, err = p.subparse([]string{"endif"})
+		if err != nil {
+			return nil, err
+		}
+	}
+	t, err := p.expectBlockEnd()
+	if err != nil {
+		return nil, err
+	}
+	st.R = Range{Start: start, End: t.r.End}
+	return st, nil
+}
+
+func (p *parser) forStmt(start int) (Stmt, error) {
+	target, err := p.assignTarget()
+	if err != nil {
+		return nil, err
+	}
+	t, err := p.next()
+	if err != nil {
+		return nil, err
+	}
+	if t.kind != tkIdent || t.val != "in" {
+		return nil, p.unexpected(t, "in")
+	}
+	iter, err := p.orExpr()
+	if err != nil {
+		return nil, err
+	}
+	st := &For{Target: target, Iter: iter}
+	if p.isKeyword("if") {
+		p.next()
+		if st.Filter, err = p.orExpr(); err != nil {
+			return nil, err
+		}
+	}
+	if p.isKeyword("recursive") {
+		p.next()
+		st.Recursive = true
+	}
+	if _, err := p.expectBlockEnd(); err != nil {
+		return nil, err
+	}
+	body, end, err := p.subparse([]string{"else", "endfor"})
+	if err != nil {
+		return nil, err
+	}
+	st.Body = body
+	if end == "else" {
+		if _, err := p.expectBlockEnd(); err != nil {
+			return nil, err
+		}
+		if st.Else, _, err = p.subparse([]string{"endfor"}); err != nil {
+			return nil, err
+		}
+	}
+	t, err = p.expectBlockEnd()
+	if err != nil {
+		return nil, err
+	}
+	st.R = Range{Start: start, End: t.r.End}
+	return st, nil
+}
+
+// assignTarget parses `a`, `a, b` or `(a, b)` as an assignment target.
+func (p *parser) assignTarget() (Expr, error) {
+	first, err := p.targetItem()
+	if err != nil {
+		return nil, err
+	}
+	if !p.isOp(",") {
+		return first, nil
+	}
+	items := []Expr{first}
+	for p.isOp(",") {
+		p.next()
+		it, err := p.targetItem()
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, it)
+	}
+	return &Tuple{R: Range{Start: first.Span().Start, End: items[len(items)-1].Span().End}, Items: items}, nil
+}
+
+func (p *parser) targetItem() (Expr, error) {
+	t, err := p.next()
+	if err != nil {
+		return nil, err
+	}
+	if t.kind == tkOp && t.val == "(" {
+		inner, err := p.assignTarget()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.expectOp(")"); err != nil {
+			return nil, err
+		}
+		return inner, nil
+	}
+	if t.kind != tkIdent {
+		return nil, p.unexpected(t, "identifier")
+	}
+	return &Name{R: t.r, Name: t.val}, nil
+}
+
+func (p *parser) setStmt(start int) (Stmt, error) {
+	target, err := p.assignTarget()
+	if err != nil {
+		return nil, err
+	}
+	// `{% set ns.attr = value %}` is allowed on namespaces
+	for p.isOp(".") {
+		p.next()
+		t, err := p.next()
+		if err != nil {
+			return nil, err
+		}
+		if t.kind != tkIdent {
+			return nil, p.unexpected(t, "identifier")
+		}
+		target = &GetAttr{R: Range{Start: target.Span().Start, End: t.r.End}, Expr: target, Name: t.val, NameRange: t.r}
+	}
+	if p.isOp("=") {
+		p.next()
+		v, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		t, err := p.expectBlockEnd()
+		if err != nil {
+			return nil, err
+		}
+		return &Set{R: Range{Start: start, End: t.r.End}, Target: target, Value: v}, nil
+	}
+	st := &SetBlock{Target: target}
+	if p.isOp("|") {
+		if st.Filter, err = p.filterChain(nil); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := p.expectBlockEnd(); err != nil {
+		return nil, err
+	}
+	if st.Body, _, err = p.subparse([]string{"endset"}); err != nil {
+		return nil, err
+	}
+	t, err := p.expectBlockEnd()
+	if err != nil {
+		return nil, err
+	}
+	st.R = Range{Start: start, End: t.r.End}
+	return st, nil
+}
+
+func (p *parser) withStmt(start int) (Stmt, error) {
+	st := &With{}
+	for {
+		t, err := p.peek()
+		if err != nil {
+			return nil, err
+		}
+		if t.kind == tkBlockEnd {
+			break
+		}
+		if len(st.Targets) > 0 {
+			if _, err := p.expectOp(","); err != nil {
+				return nil, err
+			}
+		}
+		target, err := p.targetItem()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.expectOp("="); err != nil {
+			return nil, err
+		}
+		v, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		st.Targets = append(st.Targets, target)
+		st.Values = append(st.Values, v)
+	}
+	if _, err := p.expectBlockEnd(); err != nil {
+		return nil, err
+	}
+	var err error
+	if st.Body, _, err = p.subparse([]string{"endwith"}); err != nil {
+		return nil, err
+	}
+	t, err := p.expectBlockEnd()
+	if err != nil {
+		return nil, err
+	}
+	st.R = Range{Start: start, End: t.r.End}
+	return st, nil
+}
+
+func (p *parser) blockStmt(start int) (Stmt, error) {
+	name, err := p.next()
+	if err != nil {
+		return nil, err
+	}
+	if name.kind != tkIdent {
+		return nil, p.unexpected(name, "identifier")
+	}
+	if _, ok := p.blocks[name.val]; ok {
+		return nil, &SyntaxError{R: name.r, Msg: fmt.Sprintf("block '%s' defined twice", name.val)}
+	}
+	if _, err := p.expectBlockEnd(); err != nil {
+		return nil, err
+	}
+	body, _, err := p.subparse([]string{"endblock"})
+	if err != nil {
+		return nil, err
+	}
+	if t, _ := p.peek(); t.kind == tkIdent {
+		p.next()
+		if t.val != name.val {
+			return nil, &SyntaxError{R: t.r, Msg: fmt.Sprintf("mismatching name on block. Got `%s`, expected `%s`", t.val, name.val)}
+		}
+	}
+	t, err := p.expectBlockEnd()
+	if err != nil {
+		return nil, err
+	}
+	b := &Block{R: Range{Start: start, End: t.r.End}, Name: name.val, NameRange: name.r, Body: body}
+	p.blocks[name.val] = b
+	return b, nil
+}
+
+func (p *parser) importStmt(start int, kw string) (Stmt, error) {
+	e, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	st := &Import{Name: e}
+	t, err := p.next()
+	if err != nil {
+		return nil, err
+	}
+	if kw == "import" {
+		if t.kind != tkIdent || t.val != "as" {
+			return nil, p.unexpected(t, "as")
+		}
+		n, err := p.next()
+		if err != nil {
+			return nil, err
+		}
+		if n.kind != tkIdent {
+			return nil, p.unexpected(n, "identifier")
+		}
+		st.Names = append(st.Names, &Name{R: n.r, Name: n.val})
+	} else {
+		if t.kind != tkIdent || t.val != "import" {
+			return nil, p.unexpected(t, "import")
+		}
+		for {
+			n, err := p.next()
+			if err != nil {
+				return nil, err
+			}
+			if n.kind != tkIdent {
+				return nil, p.unexpected(n, "identifier")
+			}
+			bound := &Name{R: n.r, Name: n.val}
+			if p.isKeyword("as") {
+				p.next()
+				a, err := p.next()
+				if err != nil {
+					return nil, err
+				}
+				if a.kind != tkIdent {
+					return nil, p.unexpected(a, "identifier")
+				}
+				bound = &Name{R: a.r, Name: a.val}
+			}
+			st.Names = append(st.Names, bound)
+			if !p.isOp(",") {
+				break
+			}
+			p.next()
+		}
+	}
+	end, err := p.expectBlockEnd()
+	if err != nil {
+		return nil, err
+	}
+	st.R = Range{Start: start, End: end.r.End}
+	return st, nil
+}

@@ -1,0 +1,183 @@
+// Builtin tests (`x is defined`, …) and global functions (range, dict, namespace, debug).
+
+package template
+
+import (
+	"fmt"
+	"strings"
+)
+
+type testFn func(ec *evalCtx, v Value, args []Value) (bool, error)
+
+var tests map[string]testFn
+
+func (ec *evalCtx) applyTest(t *Test, v Value) (bool, error) {
+	fn, ok := tests[t.Name]
+	if !ok {
+		return false, ec.fail(t.NameRange, "unknown test: test %s is unknown", t.Name)
+	}
+	args, _, err := ec.evalArgs(t.Args, nil)
+	if err != nil {
+		return false, err
+	}
+	return fn(ec, v, args)
+}
+
+func init() {
+	kind := func(ks ...Kind) testFn {
+		return func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+			for _, k := range ks {
+				if v.kind == k {
+					return true, nil
+				}
+			}
+			return false, nil
+		}
+	}
+	cmp := func(ok func(int) bool) testFn {
+		return func(_ *evalCtx, v Value, args []Value) (bool, error) {
+			if len(args) == 0 {
+				return false, fmt.Errorf("missing argument")
+			}
+			c, comparable := compare(v, args[0])
+			return comparable && ok(c), nil
+		}
+	}
+	eq := func(_ *evalCtx, v Value, args []Value) (bool, error) {
+		return len(args) > 0 && equal(v, args[0]), nil
+	}
+	ne := func(_ *evalCtx, v Value, args []Value) (bool, error) {
+		return len(args) > 0 && !equal(v, args[0]), nil
+	}
+	parity := func(want int64) testFn {
+		return func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+			return v.kind == KindInt && (v.i%2+2)%2 == want, nil
+		}
+	}
+	lt, le := cmp(func(c int) bool { return c < 0 }), cmp(func(c int) bool { return c <= 0 })
+	gt, ge := cmp(func(c int) bool { return c > 0 }), cmp(func(c int) bool { return c >= 0 })
+	tests = map[string]testFn{
+		"undefined": kind(KindUndefined),
+		"defined": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+			return v.kind != KindUndefined, nil
+		},
+		"none":     kind(KindNone),
+		"safe":     func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.safe, nil },
+		"escaped":  func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.safe, nil },
+		"boolean":  kind(KindBool),
+		"odd":      parity(1),
+		"even":     parity(0),
+		"number":   kind(KindInt, KindFloat),
+		"integer":  kind(KindInt),
+		"int":      kind(KindInt),
+		"float":    kind(KindFloat),
+		"string":   kind(KindString),
+		"sequence": kind(KindSeq),
+		"iterable": kind(KindSeq, KindMap, KindString),
+		"mapping":  kind(KindMap),
+		"divisibleby": func(_ *evalCtx, v Value, args []Value) (bool, error) {
+			if len(args) == 0 || v.kind != KindInt || args[0].kind != KindInt || args[0].i == 0 {
+				return false, nil
+			}
+			return v.i%args[0].i == 0, nil
+		},
+		"startingwith": func(_ *evalCtx, v Value, args []Value) (bool, error) {
+			return len(args) > 0 && strings.HasPrefix(v.String(), args[0].String()), nil
+		},
+		"endingwith": func(_ *evalCtx, v Value, args []Value) (bool, error) {
+			return len(args) > 0 && strings.HasSuffix(v.String(), args[0].String()), nil
+		},
+		"lower": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+			return v.kind == KindString && strings.ToLower(v.s) == v.s, nil
+		},
+		"upper": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+			return v.kind == KindString && strings.ToUpper(v.s) == v.s, nil
+		},
+		"sameas": eq,
+		"eq":     eq, "equalto": eq, "==": eq,
+		"ne": ne, "!=": ne,
+		"lt": lt, "lessthan": lt, "<": lt,
+		"le": le, "<=": le,
+		"gt": gt, "greaterthan": gt, ">": gt,
+		"ge": ge, ">=": ge,
+		"in": func(_ *evalCtx, v Value, args []Value) (bool, error) {
+			if len(args) == 0 {
+				return false, nil
+			}
+			switch c := args[0]; c.kind {
+			case KindString:
+				return strings.Contains(c.s, v.String()), nil
+			case KindSeq:
+				for _, it := range c.seq {
+					if equal(it, v) {
+						return true, nil
+					}
+				}
+			case KindMap:
+				_, ok := c.m.Values[v.String()]
+				return ok, nil
+			}
+			return false, nil
+		},
+		"true":   func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.kind == KindBool && v.b, nil },
+		"false":  func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.kind == KindBool && !v.b, nil },
+		"filter": func(_ *evalCtx, v Value, _ []Value) (bool, error) { return IsFilter(v.String()), nil },
+		"test": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+			_, ok := tests[v.String()]
+			return ok, nil
+		},
+	}
+}
+
+type globalFn = func(*evalCtx, []Value, []kwValue) (Value, error)
+
+// globals are minijinja's builtin functions. goose's variable check still reports them as missing
+// parameters (undeclared_variables does not special-case globals).
+var globals = map[string]globalFn{
+	"range": func(_ *evalCtx, args []Value, _ []kwValue) (Value, error) {
+		var lo, hi, step int64 = 0, 0, 1
+		switch len(args) {
+		case 1:
+			hi = args[0].i
+		case 2:
+			lo, hi = args[0].i, args[1].i
+		case 3:
+			lo, hi, step = args[0].i, args[1].i, args[2].i
+		default:
+			return Value{}, fmt.Errorf("invalid operation: range expects 1 to 3 arguments")
+		}
+		if step == 0 {
+			return Value{}, fmt.Errorf("invalid operation: cannot create range with step of 0")
+		}
+		var out []Value
+		for i := lo; (step > 0 && i < hi) || (step < 0 && i > hi); i += step {
+			if len(out) >= 100000 {
+				return Value{}, fmt.Errorf("invalid operation: range has too many elements")
+			}
+			out = append(out, IntValue(i))
+		}
+		return SeqValue(out), nil
+	},
+	"dict": func(_ *evalCtx, args []Value, kw []kwValue) (Value, error) {
+		m := NewMap()
+		if len(args) > 0 && args[0].kind == KindMap {
+			for _, k := range args[0].m.Keys {
+				m.Set(k, args[0].m.Values[k])
+			}
+		}
+		for _, k := range kw {
+			m.Set(k.name, k.v)
+		}
+		return MapValue(m), nil
+	},
+	"namespace": func(_ *evalCtx, _ []Value, kw []kwValue) (Value, error) {
+		m := NewMap()
+		for _, k := range kw {
+			m.Set(k.name, k.v)
+		}
+		return MapValue(m), nil
+	},
+	"debug": func(ec *evalCtx, _ []Value, _ []kwValue) (Value, error) {
+		return StringValue(""), nil
+	},
+}

@@ -1,0 +1,149 @@
+// The shell tool: runs a command in the workspace with a timeout, kills the whole process group on
+// timeout or cancellation, and truncates long output the way goose does (the full text goes to a file).
+
+package tools
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+const (
+	// DefaultShellTimeout is goose's default extension timeout.
+	DefaultShellTimeout = 300 * time.Second
+	maxLines            = 2000
+	maxBytes            = 50000
+	tailLines           = 50
+	tailBytes           = 10000
+	captureLimit        = 10 << 20
+)
+
+// lockedBuffer interleaves stdout and stderr in arrival order, keeping at most captureLimit bytes.
+type lockedBuffer struct {
+	mu      sync.Mutex
+	b       bytes.Buffer
+	dropped int
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if room := captureLimit - l.b.Len(); room < len(p) {
+		if room > 0 {
+			l.b.Write(p[:room])
+		}
+		l.dropped += len(p) - max(room, 0)
+		return len(p), nil
+	}
+	return l.b.Write(p)
+}
+
+// Shell runs command with sh (or $GOOSE_SHELL, else bash when present) in dir. env is the environment
+// the command gets (nil: the current one).
+func Shell(ctx context.Context, dir, command string, timeout time.Duration, env []string) Result {
+	if strings.TrimSpace(command) == "" {
+		return errorf("Command cannot be empty.")
+	}
+	if timeout <= 0 {
+		timeout = DefaultShellTimeout
+	}
+	sh := os.Getenv("GOOSE_SHELL")
+	if sh == "" {
+		sh = "sh"
+		if p, err := exec.LookPath("bash"); err == nil {
+			sh = p
+		}
+	}
+	cmd := exec.Command(sh, "-c", command)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.Stdin = nil
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.WaitDelay = 500 * time.Millisecond
+	if err := cmd.Start(); err != nil {
+		return errorf("Failed to start %s: %v", sh, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	kill := func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var err error
+	timedOut, cancelled := false, false
+	select {
+	case err = <-done:
+	case <-timer.C:
+		timedOut = true
+		kill()
+		err = <-done
+	case <-ctx.Done():
+		cancelled = true
+		kill()
+		err = <-done
+	}
+	text := out.b.String()
+	if out.dropped > 0 {
+		text += fmt.Sprintf("\n[Capture limit reached: %d bytes dropped. Showing the beginning and end of the output.]", out.dropped)
+	}
+	res := Result{Text: truncateOutput(text)}
+	if res.Text == "" {
+		res.Text = "(no output)"
+	}
+	switch {
+	case cancelled:
+		res.IsError = true
+		res.Text += "\n\nCommand cancelled."
+	case timedOut:
+		res.IsError = true
+		res.Text += fmt.Sprintf("\n\nCommand timed out after %d seconds", int(timeout.Seconds()))
+	case err != nil:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			res.IsError = true
+			res.Text += fmt.Sprintf("\n\nCommand exited with code %d", ee.ExitCode())
+		} else if errors.Is(err, exec.ErrWaitDelay) {
+			res.Text += "\n\nOutput may be incomplete because stream draining timed out after process exit."
+		} else {
+			res.IsError = true
+			res.Text += "\n\n" + err.Error()
+		}
+	}
+	return res
+}
+
+// truncateOutput keeps the last lines of output over goose's limits and saves the whole text to a file.
+func truncateOutput(text string) string {
+	lines := strings.Count(text, "\n") + 1
+	if lines <= maxLines && len(text) <= maxBytes {
+		return text
+	}
+	notice := ""
+	f, err := os.CreateTemp("", "goose-ls-output-*.txt")
+	saved := "(could not save the full output)"
+	if err == nil {
+		_, _ = f.WriteString(text)
+		f.Close()
+		saved = f.Name()
+	}
+	if lines > maxLines {
+		notice = fmt.Sprintf("[Output exceeded %d line limit (%d lines total). Full output saved to %s. Read it with shell commands like `head`, `tail`, or `sed -n '100,200p'` up to %d lines at a time.]", maxLines, lines, saved, maxLines)
+	} else {
+		notice = fmt.Sprintf("[Output exceeded %d byte limit (%d bytes total). Full output saved to %s. Read it with shell commands like `head`, `tail`, or `sed -n '100,200p'` up to %d lines at a time.]", maxBytes, len(text), saved, maxLines)
+	}
+	all := strings.Split(text, "\n")
+	tail := strings.Join(all[max(0, len(all)-tailLines):], "\n")
+	if len(tail) > tailBytes {
+		tail = tail[len(tail)-tailBytes:]
+	}
+	return tail + "\n\n" + notice
+}

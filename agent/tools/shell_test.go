@@ -4,7 +4,11 @@ package tools
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -25,13 +29,23 @@ func TestShellOutputAndExitCode(t *testing.T) {
 }
 
 func TestShellTimeoutKillsGroup(t *testing.T) {
-	start := time.Now()
-	r := Shell(context.Background(), t.TempDir(), "sleep 30 & sleep 30; echo never", 300*time.Millisecond, nil)
+	dir := t.TempDir()
+	r := Shell(context.Background(), dir, "sleep 30 & echo $! > child.pid; sleep 30; echo never", 300*time.Millisecond, nil)
 	if !r.IsError || !strings.HasSuffix(r.Text, "Command timed out after 0 seconds") {
 		t.Errorf("timeout: %+v", r)
 	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("timeout took %s: background children were not killed", d)
+	data, err := os.ReadFile(filepath.Join(dir, "child.pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	// the background child must be gone (signal 0 probes for existence)
+	deadline := time.Now().Add(2 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("background child %d survived the timeout", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

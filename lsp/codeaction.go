@@ -36,11 +36,8 @@ func codeAction(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 		return false
 	}
 	start, end := toOffset(f.Lines, p.Range.Start, utf8), toOffset(f.Lines, p.Range.End, utf8)
+	version := s.version(p.TextDocument.URI)
 	s.mu.Lock()
-	version := int32(0)
-	if d, ok := s.docs[p.TextDocument.URI]; ok {
-		version = d.version
-	}
 	resourceOps := s.renameFiles
 	s.mu.Unlock()
 	actions := []any{}

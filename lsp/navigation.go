@@ -22,16 +22,24 @@ func init() {
 	requests["textDocument/rename"] = rename
 }
 
+// positionParams decodes a text-document position request and resolves it (f is nil when the document
+// is not an open recipe).
 func positionParams(s *Server, raw json.RawMessage) (*recipe.File, bool, int, protocol.DocumentURI, error) {
 	var p protocol.TextDocumentPositionParams
 	if err := decode(raw, &p); err != nil {
 		return nil, false, 0, "", err
 	}
+	f, utf8, off := s.at(p)
+	return f, utf8, off, p.TextDocument.URI, nil
+}
+
+// at resolves an already decoded position to the document's current check and a byte offset.
+func (s *Server) at(p protocol.TextDocumentPositionParams) (*recipe.File, bool, int) {
 	f, utf8, ok := s.snapshot(p.TextDocument.URI)
 	if !ok {
-		return nil, false, 0, p.TextDocument.URI, nil
+		return nil, false, 0
 	}
-	return f, utf8, toOffset(f.Lines, p.Position, utf8), p.TextDocument.URI, nil
+	return f, utf8, toOffset(f.Lines, p.Position, utf8)
 }
 
 func definition(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
@@ -53,9 +61,10 @@ func references(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	f, utf8, off, u, err := positionParams(s, raw)
-	if err != nil || f == nil {
-		return nil, err
+	u := p.TextDocument.URI
+	f, utf8, off := s.at(p.TextDocumentPositionParams)
+	if f == nil {
+		return nil, nil
 	}
 	ref := f.ParamRefAt(off)
 	if ref == nil {
@@ -112,9 +121,10 @@ func rename(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	f, utf8, off, u, err := positionParams(s, raw)
-	if err != nil || f == nil {
-		return nil, err
+	u := p.TextDocument.URI
+	f, utf8, off := s.at(p.TextDocumentPositionParams)
+	if f == nil {
+		return nil, nil
 	}
 	ref := f.ParamRefAt(off)
 	if ref == nil || ref.Param == nil {

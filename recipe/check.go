@@ -247,7 +247,7 @@ func (f *File) checkYAML(body string) {
 		}
 		start := mapBack(off)
 		r := f.lineRest(start)
-		f.errorf(r, CodeYAMLSyntax, "%s%s", msg, templateScalarHint(f.Text, start))
+		f.errorf(r, CodeYAMLSyntax, "%s%s", msg, f.templateScalarHint(start))
 		return
 	}
 	remap(doc.Root, mapBack)
@@ -296,10 +296,9 @@ func (f *File) lineRest(off int) Range {
 }
 
 // templateScalarHint explains the usual cause when a YAML error sits on a line whose value starts with `{{`.
-func templateScalarHint(text []byte, off int) string {
-	li := source.NewLineIndex(text)
-	l := li.Line(off)
-	line := string(text[li.LineStart(l):li.LineEnd(l)])
+func (f *File) templateScalarHint(off int) string {
+	l := f.Lines.Line(off)
+	line := string(f.Text[f.Lines.LineStart(l):f.Lines.LineEnd(l)])
 	if i := strings.Index(line, ": {{"); i >= 0 || strings.HasPrefix(strings.TrimSpace(line), "- {{") || strings.HasPrefix(strings.TrimSpace(line), "{{") {
 		return " (a value that starts with `{{` must be quoted, e.g. \"{{ name }} …\")"
 	}

@@ -27,17 +27,21 @@ func LooksLikeRecipe(path string, text []byte) bool {
 	return hasKey(text, "title") && hasKey(text, "description") && (hasKey(text, "instructions") || hasKey(text, "prompt"))
 }
 
-// hasKey finds `key:` at the start of a line (top level or one level into a wrapper) or `"key":` in JSON.
+// hasKey finds `key:` at the start of a line (top level or one level into a wrapper) or `"key"` in JSON.
+// It walks the lines in place: detection runs on every edit of a buffer.
 func hasKey(text []byte, key string) bool {
 	if bytes.Contains(text, []byte(`"`+key+`"`)) {
 		return true
 	}
-	for _, line := range bytes.Split(text, []byte("\n")) {
-		t := bytes.TrimLeft(line, " ")
-		if len(line)-len(t) > 2 {
-			continue
+	for rest := text; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
 		}
-		if bytes.HasPrefix(t, []byte(key+":")) {
+		t := bytes.TrimLeft(line, " ")
+		if len(line)-len(t) <= 2 && len(t) > len(key) && t[len(key)] == ':' && string(t[:len(key)]) == key {
 			return true
 		}
 	}

@@ -150,6 +150,17 @@ func entryRange(n *Node) Range {
 	return n.R
 }
 
+// fieldRange is where a diagnostic about one field of an entry goes: its `key: value` line when the
+// field is present, else the entry's first line.
+func fieldRange(n *Node, key string) Range {
+	if n != nil {
+		if p := n.Pair(key); p != nil {
+			return pairRange(p)
+		}
+	}
+	return entryRange(n)
+}
+
 // pairRange covers `key: value` of a mapping entry (just the key for block values).
 func pairRange(p *yamltree.Pair) Range {
 	end := p.Value.R.End

@@ -42,19 +42,13 @@ func (f *File) checkParameters() {
 				Data:    map[string]string{"param": p.Key}})
 		}
 		if p.Requirement == "optional" && p.Default == nil {
-			r := entryRange(p.Node)
-			if rp := pairOf(p.Node, "requirement"); rp != nil {
-				r = pairRange(rp)
-			}
+			r := fieldRange(p.Node, "requirement")
 			f.add(Diagnostic{R: r, Severity: SeverityError, Code: CodeParamOptionalNoDefault,
 				Message: fmt.Sprintf("Optional parameters missing default values in the recipe: %s. Please provide defaults.", p.Key),
 				Data:    map[string]string{"param": p.Key}})
 		}
 		if p.InputType == "select" && (p.Options == nil || p.Options.Kind != yamltree.Seq || len(p.Options.Items) == 0) {
-			r := entryRange(p.Node)
-			if ip := pairOf(p.Node, "input_type"); ip != nil {
-				r = pairRange(ip)
-			}
+			r := fieldRange(p.Node, "input_type")
 			f.add(Diagnostic{R: r, Severity: SeverityWarning, Code: CodeSelectOptions,
 				Message: fmt.Sprintf("select parameter %s has no `options`: goose's docs require them (goose itself does not check)", p.Key),
 				Data:    map[string]string{"param": p.Key}})
@@ -129,10 +123,7 @@ func (f *File) checkTemplateVariables() {
 		if p.Key == "" || names[p.Key] {
 			continue
 		}
-		r := entryRange(p.Node)
-		if kp := pairOf(p.Node, "key"); kp != nil {
-			r = pairRange(kp)
-		}
+		r := fieldRange(p.Node, "key")
 		f.add(Diagnostic{R: r, Severity: SeverityError, Code: CodeParamUnused, Tags: []Tag{TagUnnecessary},
 			Message: fmt.Sprintf("Unnecessary parameter definitions: %s.", p.Key),
 			Data:    map[string]string{"param": p.Key}})

@@ -129,10 +129,7 @@ func (f *File) checkSubRecipes(fsys FS) {
 			}
 		}
 		if len(missing) > 0 {
-			r := entryRange(s.Node)
-			if np := s.Node.Pair("name"); np != nil {
-				r = pairRange(np)
-			}
+			r := fieldRange(s.Node, "name")
 			f.add(Diagnostic{R: r, Severity: SeverityInformation, Code: CodeSubrecipeMissingValue,
 				Message: fmt.Sprintf("sub-recipe %s: required parameters without a value in `values`: %s (the agent must supply them on every call)", s.Name, strings.Join(missing, ", ")),
 				Data:    map[string]string{"missing": strings.Join(missing, ",")}})

@@ -4,6 +4,7 @@
 package recipe
 
 import (
+	"bytes"
 	"errors"
 	"regexp"
 	"strings"
@@ -16,10 +17,6 @@ import (
 var templateValueRE = regexp.MustCompile(`^(\s*(?:-\s+)?(?:[^\s#'"{][^#]*?:\s+|-\s+))(\{\{.*)$`)
 
 const maxPatches = 200
-
-func bytesLastIndex(b []byte, sub string) int { return strings.LastIndex(string(b), sub) }
-
-func bytesIndex(b []byte, sub string) int { return strings.Index(string(b), sub) }
 
 // parseYAML parses text, patching unquoted `{{`-leading values (each reported) until it parses or fails
 // for another reason.
@@ -56,8 +53,8 @@ func (f *File) patchTemplateValue(buf []byte, li *source.LineIndex, off int, map
 		}
 		vs, ve := start+m[4], end
 		// a comment after the last `}}` is not part of the value
-		if last := bytesLastIndex(buf[vs:ve], "}}"); last >= 0 {
-			if c := bytesIndex(buf[vs+last+2:ve], " #"); c >= 0 {
+		if last := bytes.LastIndex(buf[vs:ve], []byte("}}")); last >= 0 {
+			if c := bytes.Index(buf[vs+last+2:ve], []byte(" #")); c >= 0 {
 				ve = vs + last + 2 + c
 			}
 		}

@@ -340,21 +340,33 @@ func (ec *evalCtx) binary(e *Binary) (Value, error) {
 	return ec.arith(e, l, r)
 }
 
-func (ec *evalCtx) contains(e *Binary, container, item Value) (bool, error) {
+// containsValue is Jinja's containment: a substring, a sequence element or a map key. isContainer is
+// false for values that cannot contain anything.
+func containsValue(container, item Value) (found, isContainer bool) {
 	switch container.kind {
 	case KindString:
-		return strings.Contains(container.s, item.String()), nil
+		return strings.Contains(container.s, item.String()), true
 	case KindSeq:
 		for _, it := range container.seq {
 			if equal(it, item) {
-				return true, nil
+				return true, true
 			}
 		}
-		return false, nil
+		return false, true
 	case KindMap:
 		_, ok := container.m.Values[item.String()]
-		return ok, nil
-	case KindUndefined:
+		return ok, true
+	}
+	return false, false
+}
+
+// contains is the `in` operator: undefined contains nothing (an error in strict mode), other
+// non-containers are an error.
+func (ec *evalCtx) contains(e *Binary, container, item Value) (bool, error) {
+	if found, ok := containsValue(container, item); ok {
+		return found, nil
+	}
+	if container.kind == KindUndefined {
 		if ec.opts.Undefined == Strict {
 			return false, ec.fail(e.Right.Span(), "undefined value")
 		}

@@ -123,6 +123,23 @@ func (p *parser) expectBlockEnd() (token, error) {
 	return t, nil
 }
 
+// blockBody closes the opening tag, parses the body up to `{% end %}`, closes that tag too and returns
+// the body with the range of the whole statement from start.
+func (p *parser) blockBody(start int, end string) ([]Stmt, Range, error) {
+	if _, err := p.expectBlockEnd(); err != nil {
+		return nil, Range{}, err
+	}
+	body, _, err := p.subparse([]string{end})
+	if err != nil {
+		return nil, Range{}, err
+	}
+	t, err := p.expectBlockEnd()
+	if err != nil {
+		return nil, Range{}, err
+	}
+	return body, Range{Start: start, End: t.r.End}, nil
+}
+
 // subparse parses statements until one of the end keywords opens a block tag; it returns that keyword
 // with the tag's start consumed (the keyword itself consumed too).
 func (p *parser) subparse(ends []string) ([]Stmt, string, error) {
@@ -247,36 +264,21 @@ func (p *parser) statement(start int, kw token) (Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := p.expectBlockEnd(); err != nil {
-			return nil, err
-		}
-		body, end, err := p.subparse([]string{"endfilter"})
+		body, r, err := p.blockBody(start, "endfilter")
 		if err != nil {
 			return nil, err
 		}
-		_ = end
-		t, err := p.expectBlockEnd()
-		if err != nil {
-			return nil, err
-		}
-		return &FilterBlock{R: Range{Start: start, End: t.r.End}, Filter: f, Body: body}, nil
+		return &FilterBlock{R: r, Filter: f, Body: body}, nil
 	case "autoescape":
 		e, err := p.expr()
 		if err != nil {
 			return nil, err
 		}
-		if _, err := p.expectBlockEnd(); err != nil {
-			return nil, err
-		}
-		body, _, err := p.subparse([]string{"endautoescape"})
+		body, r, err := p.blockBody(start, "endautoescape")
 		if err != nil {
 			return nil, err
 		}
-		t, err := p.expectBlockEnd()
-		if err != nil {
-			return nil, err
-		}
-		return &AutoEscape{R: Range{Start: start, End: t.r.End}, Expr: e, Body: body}, nil
+		return &AutoEscape{R: r, Expr: e, Body: body}, nil
 	}
 	switch kw.val {
 	case "elif", "else", "endif", "endfor", "endblock", "endset", "endwith", "endfilter", "endautoescape", "endraw", "endmacro", "endcall":

@@ -28,13 +28,10 @@ func (p *parser) ifStmt(start int) (Stmt, error) {
 		st.R = Range{Start: start, End: inner.Span().End}
 		return st, nil
 	case "else":
-		if _, err := p.expectBlockEnd(); err != nil {
+		if st.Else, st.R, err = p.blockBody(start, "endif"); err != nil {
 			return nil, err
 		}
-		st.Else, _, err = p.subparse([]string{"endif"})
-		if err != nil {
-			return nil, err
-		}
+		return st, nil
 	}
 	t, err := p.expectBlockEnd()
 	if err != nil {
@@ -80,12 +77,10 @@ func (p *parser) forStmt(start int) (Stmt, error) {
 	}
 	st.Body = body
 	if end == "else" {
-		if _, err := p.expectBlockEnd(); err != nil {
+		if st.Else, st.R, err = p.blockBody(start, "endfor"); err != nil {
 			return nil, err
 		}
-		if st.Else, _, err = p.subparse([]string{"endfor"}); err != nil {
-			return nil, err
-		}
+		return st, nil
 	}
 	t, err = p.expectBlockEnd()
 	if err != nil {
@@ -172,17 +167,9 @@ func (p *parser) setStmt(start int) (Stmt, error) {
 			return nil, err
 		}
 	}
-	if _, err := p.expectBlockEnd(); err != nil {
+	if st.Body, st.R, err = p.blockBody(start, "endset"); err != nil {
 		return nil, err
 	}
-	if st.Body, _, err = p.subparse([]string{"endset"}); err != nil {
-		return nil, err
-	}
-	t, err := p.expectBlockEnd()
-	if err != nil {
-		return nil, err
-	}
-	st.R = Range{Start: start, End: t.r.End}
 	return st, nil
 }
 
@@ -215,18 +202,10 @@ func (p *parser) withStmt(start int) (Stmt, error) {
 		st.Targets = append(st.Targets, target)
 		st.Values = append(st.Values, v)
 	}
-	if _, err := p.expectBlockEnd(); err != nil {
-		return nil, err
-	}
 	var err error
-	if st.Body, _, err = p.subparse([]string{"endwith"}); err != nil {
+	if st.Body, st.R, err = p.blockBody(start, "endwith"); err != nil {
 		return nil, err
 	}
-	t, err := p.expectBlockEnd()
-	if err != nil {
-		return nil, err
-	}
-	st.R = Range{Start: start, End: t.r.End}
 	return st, nil
 }
 

@@ -221,3 +221,14 @@ func TestPreprocess(t *testing.T) {
 		t.Error("a twice-listed literal should break the template as it does in goose")
 	}
 }
+
+func TestInTestAndOperatorAgree(t *testing.T) {
+	ctx := map[string]Value{"s": StringValue("abc"), "l": FromGo([]any{"x", "y"}), "m": FromGo(map[string]any{"k": 1})}
+	got, err := render(t, "{{ 'b' in s }}{{ 'b' is in(s) }} {{ 'y' in l }}{{ 'y' is in(l) }} {{ 'k' in m }}{{ 'k' is in(m) }} {{ 'z' in l }}{{ 'z' is in(l) }} {{ 1 is in(2) }}", ctx, Strict)
+	if err != nil || got != "truetrue truetrue truetrue falsefalse false" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	if _, err := render(t, "{{ 1 in 2 }}", ctx, Strict); err == nil || !strings.Contains(err.Error(), "containment") {
+		t.Errorf("`in` on a non-container: %v", err)
+	}
+}

@@ -104,20 +104,8 @@ func init() {
 			if len(args) == 0 {
 				return false, nil
 			}
-			switch c := args[0]; c.kind {
-			case KindString:
-				return strings.Contains(c.s, v.String()), nil
-			case KindSeq:
-				for _, it := range c.seq {
-					if equal(it, v) {
-						return true, nil
-					}
-				}
-			case KindMap:
-				_, ok := c.m.Values[v.String()]
-				return ok, nil
-			}
-			return false, nil
+			found, _ := containsValue(args[0], v)
+			return found, nil
 		},
 		"true":   func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.kind == KindBool && v.b, nil },
 		"false":  func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.kind == KindBool && !v.b, nil },

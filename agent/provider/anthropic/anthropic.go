@@ -1,0 +1,238 @@
+// Package anthropic is the Provider for Anthropic's messages API, built on the official
+// anthropic-sdk-go, streaming only (as goose does).
+package anthropic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	sdk "github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
+
+	"github.com/goose-ls/goose-ls/agent/provider"
+)
+
+// DefaultMaxTokens is sent when the run sets none (the API requires max_tokens).
+const DefaultMaxTokens = 8192
+
+// Config selects the endpoint.
+type Config struct {
+	BaseURL    string // default https://api.anthropic.com
+	APIKey     string
+	Timeout    time.Duration
+	HTTPClient *http.Client
+}
+
+// Provider talks to the messages API.
+type Provider struct {
+	client sdk.Client
+}
+
+// New builds a provider that ignores the SDK's environment defaults (goose-ls resolves its own
+// configuration) and leaves retries to provider.WithRetry.
+func New(cfg Config) *Provider {
+	opts := []option.RequestOption{option.WithoutEnvironmentDefaults(), option.WithMaxRetries(0), option.WithAPIKey(cfg.APIKey)}
+	if cfg.BaseURL != "" {
+		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
+	}
+	if cfg.Timeout > 0 {
+		opts = append(opts, option.WithRequestTimeout(cfg.Timeout))
+	}
+	if cfg.HTTPClient != nil {
+		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	}
+	return &Provider{client: sdk.NewClient(opts...)}
+}
+
+// Name is "anthropic".
+func (p *Provider) Name() string { return "anthropic" }
+
+// Stream sends the conversation and streams the reply.
+func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta func(provider.Delta)) (provider.Response, error) {
+	params, err := buildParams(req)
+	if err != nil {
+		return provider.Response{}, err
+	}
+	stream := p.client.Messages.NewStreaming(ctx, params)
+	defer stream.Close()
+
+	var text strings.Builder
+	type call struct {
+		id, name string
+		args     strings.Builder
+	}
+	calls := map[int64]*call{}
+	var order []int64
+	var usage provider.Usage
+	for stream.Next() {
+		ev := stream.Current()
+		switch ev.Type {
+		case "message_start":
+			usage.InputTokens = int(ev.Message.Usage.InputTokens + ev.Message.Usage.CacheReadInputTokens + ev.Message.Usage.CacheCreationInputTokens)
+			usage.OutputTokens = int(ev.Message.Usage.OutputTokens)
+		case "content_block_start":
+			if ev.ContentBlock.Type == "tool_use" {
+				c := &call{id: ev.ContentBlock.ID, name: ev.ContentBlock.Name}
+				calls[ev.Index] = c
+				order = append(order, ev.Index)
+				onDelta(provider.Delta{ToolCallIndex: len(order) - 1, ToolCallID: c.id, ToolName: c.name})
+			}
+		case "content_block_delta":
+			switch ev.Delta.Type {
+			case "text_delta":
+				text.WriteString(ev.Delta.Text)
+				onDelta(provider.Delta{Text: ev.Delta.Text})
+			case "input_json_delta":
+				if c := calls[ev.Index]; c != nil {
+					c.args.WriteString(ev.Delta.PartialJSON)
+					onDelta(provider.Delta{ToolCallIndex: indexOf(order, ev.Index), ArgumentsPart: ev.Delta.PartialJSON})
+				}
+			}
+		case "message_delta":
+			if ev.Usage.OutputTokens > 0 {
+				usage.OutputTokens = int(ev.Usage.OutputTokens)
+			}
+			if ev.Usage.InputTokens > 0 {
+				usage.InputTokens = int(ev.Usage.InputTokens + ev.Usage.CacheReadInputTokens + ev.Usage.CacheCreationInputTokens)
+			}
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return provider.Response{}, classify(ctx, err)
+	}
+	msg := provider.Message{Role: provider.Assistant, Text: text.String()}
+	for _, i := range order {
+		c := calls[i]
+		args := strings.TrimSpace(c.args.String())
+		if args == "" {
+			args = "{}"
+		}
+		msg.ToolCalls = append(msg.ToolCalls, provider.ToolCall{ID: c.id, Name: c.name, Arguments: json.RawMessage(args)})
+	}
+	return provider.Response{Message: msg, Usage: usage}, nil
+}
+
+func indexOf(order []int64, v int64) int {
+	for i, o := range order {
+		if o == v {
+			return i
+		}
+	}
+	return -1
+}
+
+func classify(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var apiErr *sdk.Error
+	if errors.As(err, &apiErr) {
+		var header http.Header
+		if apiErr.Response != nil {
+			header = apiErr.Response.Header
+		}
+		return provider.Classify("anthropic", apiErr.StatusCode, header, apiMessage(apiErr.RawJSON()))
+	}
+	// errors sent inside the stream (event: error) carry the vendor's JSON
+	msg := err.Error()
+	lower := strings.ToLower(msg)
+	switch {
+	case strings.Contains(lower, "overloaded"):
+		return &provider.Error{Provider: "anthropic", Kind: provider.ErrServer, Message: msg}
+	case strings.Contains(lower, "rate_limit"):
+		return &provider.Error{Provider: "anthropic", Kind: provider.ErrRateLimited, Message: msg}
+	case strings.Contains(lower, "prompt is too long"):
+		return &provider.Error{Provider: "anthropic", Kind: provider.ErrContextLength, Message: msg}
+	}
+	return &provider.Error{Provider: "anthropic", Kind: provider.ErrOther, Message: msg}
+}
+
+// apiMessage pulls error.message out of an Anthropic error body.
+func apiMessage(raw string) string {
+	var body struct {
+		Error struct {
+			Type    string `json:"type"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal([]byte(raw), &body) == nil && body.Error.Message != "" {
+		return body.Error.Type + ": " + body.Error.Message
+	}
+	return raw
+}
+
+func buildParams(req provider.Request) (sdk.MessageNewParams, error) {
+	maxTokens := req.MaxTokens
+	if maxTokens <= 0 {
+		maxTokens = DefaultMaxTokens
+	}
+	params := sdk.MessageNewParams{Model: sdk.Model(req.Model), MaxTokens: int64(maxTokens)}
+	if req.System != "" {
+		params.System = []sdk.TextBlockParam{{Text: req.System}}
+	}
+	if req.Temperature != nil {
+		params.Temperature = sdk.Float(*req.Temperature)
+	}
+	for _, t := range req.Tools {
+		var schema struct {
+			Properties any      `json:"properties"`
+			Required   []string `json:"required"`
+		}
+		var extra map[string]any
+		if len(t.InputSchema) > 0 {
+			if err := json.Unmarshal(t.InputSchema, &schema); err != nil {
+				return params, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
+			}
+			_ = json.Unmarshal(t.InputSchema, &extra)
+			delete(extra, "properties")
+			delete(extra, "required")
+			delete(extra, "type")
+		}
+		if schema.Properties == nil {
+			schema.Properties = map[string]any{}
+		}
+		tool := sdk.ToolParam{
+			Name:        t.Name,
+			Description: sdk.String(t.Description),
+			InputSchema: sdk.ToolInputSchemaParam{Properties: schema.Properties, Required: schema.Required, ExtraFields: extra},
+		}
+		params.Tools = append(params.Tools, sdk.ToolUnionParam{OfTool: &tool})
+	}
+	for _, m := range req.Messages {
+		var blocks []sdk.ContentBlockParamUnion
+		for _, r := range m.ToolResults {
+			blocks = append(blocks, sdk.NewToolResultBlock(r.CallID, r.Text, r.IsError))
+		}
+		if m.Text != "" {
+			blocks = append(blocks, sdk.NewTextBlock(m.Text))
+		}
+		for _, c := range m.ToolCalls {
+			var input any = map[string]any{}
+			if len(c.Arguments) > 0 {
+				if err := json.Unmarshal(c.Arguments, &input); err != nil {
+					input = map[string]any{}
+				}
+			}
+			blocks = append(blocks, sdk.NewToolUseBlock(c.ID, input, c.Name))
+		}
+		if len(blocks) == 0 {
+			blocks = append(blocks, sdk.NewTextBlock("(empty)"))
+		}
+		role := sdk.MessageParamRoleUser
+		if m.Role == provider.Assistant {
+			role = sdk.MessageParamRoleAssistant
+		}
+		// the API wants strictly alternating roles: merge neighbours of the same role
+		if n := len(params.Messages); n > 0 && params.Messages[n-1].Role == role {
+			params.Messages[n-1].Content = append(params.Messages[n-1].Content, blocks...)
+			continue
+		}
+		params.Messages = append(params.Messages, sdk.MessageParam{Role: role, Content: blocks})
+	}
+	return params, nil
+}

@@ -1,0 +1,234 @@
+// Package openai is the Provider for OpenAI's chat completions API and every endpoint that speaks it
+// (Ollama, OpenRouter, LiteLLM, vLLM, Azure OpenAI), built on the official openai-go SDK.
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/goose-ls/goose-ls/agent/provider"
+)
+
+// Config selects the endpoint.
+type Config struct {
+	Name    string // "openai", "ollama", "openrouter", ... (for messages)
+	BaseURL string // up to and including the version segment, e.g. https://api.openai.com/v1/
+	APIKey  string // empty: no Authorization header (local servers)
+	Headers map[string]string
+	Timeout time.Duration
+	// Azure: BaseURL is the deployment's URL (…/openai/deployments/NAME/).
+	Azure        bool
+	AzureVersion string
+	IncludeUsage bool // ask for a final usage chunk (stream_options.include_usage)
+	HTTPClient   *http.Client
+	Organization string
+	Project      string
+}
+
+// Provider talks to one chat-completions endpoint.
+type Provider struct {
+	name   string
+	client sdk.Client
+	usage  bool
+}
+
+// New builds a provider; the SDK's own retries are off (provider.WithRetry does that).
+func New(cfg Config) *Provider {
+	opts := []option.RequestOption{option.WithMaxRetries(0)}
+	if cfg.Azure {
+		// Azure OpenAI: the deployment's URL, an api-version query and an api-key header.
+		opts = append(opts, option.WithBaseURL(cfg.BaseURL), option.WithQuery("api-version", cfg.AzureVersion))
+		if cfg.APIKey != "" {
+			opts = append(opts, option.WithHeader("api-key", cfg.APIKey))
+		}
+	} else {
+		opts = append(opts, option.WithBaseURL(cfg.BaseURL), option.WithAPIKey(cfg.APIKey))
+	}
+	if cfg.Organization != "" {
+		opts = append(opts, option.WithOrganization(cfg.Organization))
+	}
+	if cfg.Project != "" {
+		opts = append(opts, option.WithProject(cfg.Project))
+	}
+	for k, v := range cfg.Headers {
+		opts = append(opts, option.WithHeader(k, v))
+	}
+	if cfg.Timeout > 0 {
+		opts = append(opts, option.WithRequestTimeout(cfg.Timeout))
+	}
+	if cfg.HTTPClient != nil {
+		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	}
+	name := cfg.Name
+	if name == "" {
+		name = "openai"
+	}
+	return &Provider{name: name, client: sdk.NewClient(opts...), usage: cfg.IncludeUsage}
+}
+
+// Name is the provider's name.
+func (p *Provider) Name() string { return p.name }
+
+// Stream sends the conversation and streams the reply.
+func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta func(provider.Delta)) (provider.Response, error) {
+	params, err := p.params(req)
+	if err != nil {
+		return provider.Response{}, err
+	}
+	stream := p.client.Chat.Completions.NewStreaming(ctx, params)
+	defer stream.Close()
+
+	var text strings.Builder
+	type call struct {
+		id, name string
+		args     strings.Builder
+	}
+	var calls []*call
+	var usage provider.Usage
+	for stream.Next() {
+		chunk := stream.Current()
+		if chunk.Usage.TotalTokens > 0 || chunk.Usage.PromptTokens > 0 {
+			usage = provider.Usage{InputTokens: int(chunk.Usage.PromptTokens), OutputTokens: int(chunk.Usage.CompletionTokens)}
+		}
+		for _, choice := range chunk.Choices {
+			if choice.Index != 0 {
+				continue
+			}
+			if c := choice.Delta.Content; c != "" {
+				text.WriteString(c)
+				onDelta(provider.Delta{Text: c})
+			}
+			for _, tc := range choice.Delta.ToolCalls {
+				i := int(tc.Index)
+				for len(calls) <= i {
+					calls = append(calls, &call{})
+				}
+				c := calls[i]
+				d := provider.Delta{ToolCallIndex: i, ArgumentsPart: tc.Function.Arguments}
+				if tc.ID != "" && c.id == "" {
+					c.id, d.ToolCallID = tc.ID, tc.ID
+				}
+				if tc.Function.Name != "" && c.name == "" {
+					c.name, d.ToolName = tc.Function.Name, tc.Function.Name
+				}
+				c.args.WriteString(tc.Function.Arguments)
+				onDelta(d)
+			}
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return provider.Response{}, p.classify(ctx, err)
+	}
+	msg := provider.Message{Role: provider.Assistant, Text: text.String()}
+	for i, c := range calls {
+		args := strings.TrimSpace(c.args.String())
+		if args == "" {
+			args = "{}"
+		}
+		id := c.id
+		if id == "" {
+			id = fmt.Sprintf("call_%d", i)
+		}
+		msg.ToolCalls = append(msg.ToolCalls, provider.ToolCall{ID: id, Name: c.name, Arguments: json.RawMessage(args)})
+	}
+	return provider.Response{Message: msg, Usage: usage}, nil
+}
+
+func (p *Provider) classify(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var apiErr *sdk.Error
+	if errors.As(err, &apiErr) {
+		var header http.Header
+		if apiErr.Response != nil {
+			header = apiErr.Response.Header
+		}
+		msg := apiErr.Message
+		if apiErr.Code != "" {
+			msg = apiErr.Code + ": " + msg
+		}
+		if msg == "" {
+			msg = apiErr.RawJSON()
+		}
+		return provider.Classify(p.name, apiErr.StatusCode, header, msg)
+	}
+	return &provider.Error{Provider: p.name, Kind: provider.ErrOther, Message: err.Error()}
+}
+
+// params converts the request to the SDK's parameters.
+func (p *Provider) params(req provider.Request) (sdk.ChatCompletionNewParams, error) {
+	params := sdk.ChatCompletionNewParams{Model: shared.ChatModel(req.Model)}
+	if req.System != "" {
+		params.Messages = append(params.Messages, sdk.SystemMessage(req.System))
+	}
+	for _, m := range req.Messages {
+		params.Messages = append(params.Messages, convertMessage(m)...)
+	}
+	for _, t := range req.Tools {
+		var schema map[string]any
+		if len(t.InputSchema) > 0 {
+			if err := json.Unmarshal(t.InputSchema, &schema); err != nil {
+				return params, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
+			}
+		}
+		if schema == nil {
+			schema = map[string]any{"type": "object", "properties": map[string]any{}}
+		}
+		params.Tools = append(params.Tools, sdk.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
+			Name: t.Name, Description: sdk.String(t.Description), Parameters: shared.FunctionParameters(schema),
+		}))
+	}
+	if req.Temperature != nil {
+		params.Temperature = sdk.Float(*req.Temperature)
+	}
+	if req.MaxTokens > 0 {
+		params.MaxTokens = sdk.Int(int64(req.MaxTokens))
+	}
+	if p.usage {
+		params.StreamOptions.IncludeUsage = sdk.Bool(true)
+	}
+	return params, nil
+}
+
+// ToolErrorPrefix is how goose tells the model a tool failed (chat completions has no error flag).
+const ToolErrorPrefix = "The tool call returned the following error:\n"
+
+func convertMessage(m provider.Message) []sdk.ChatCompletionMessageParamUnion {
+	var out []sdk.ChatCompletionMessageParamUnion
+	if m.Role == provider.Assistant {
+		a := sdk.ChatCompletionAssistantMessageParam{}
+		if m.Text != "" {
+			a.Content.OfString = sdk.String(m.Text)
+		}
+		for _, c := range m.ToolCalls {
+			a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallUnionParam{
+				OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
+					ID:       c.ID,
+					Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: string(c.Arguments)},
+				},
+			})
+		}
+		return append(out, sdk.ChatCompletionMessageParamUnion{OfAssistant: &a})
+	}
+	for _, r := range m.ToolResults {
+		text := r.Text
+		if r.IsError {
+			text = ToolErrorPrefix + text
+		}
+		out = append(out, sdk.ToolMessage(text, r.CallID))
+	}
+	if m.Text != "" {
+		out = append(out, sdk.UserMessage(m.Text))
+	}
+	return out
+}

@@ -1,0 +1,57 @@
+// The system prompt: goose's base text, the extensions' instructions, then "Additional Instructions"
+// (recipe instructions, final-output instructions, hint files).
+
+package agent
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+const basePrompt = `You are a general-purpose AI agent called goose, running inside goose-ls. You help users with software engineering and other tasks, using the tools of the extensions below.
+
+# Extensions
+
+Extensions give you tools. Their instructions follow.
+
+`
+
+// hintFiles are goose's context files, read from the working directory.
+var hintFiles = []string{".goosehints", "AGENTS.md"}
+
+// SystemPrompt assembles the prompt for a run.
+func SystemPrompt(box *Toolbox, instructions string, fo *FinalOutput, workDir string) string {
+	var b strings.Builder
+	b.WriteString(basePrompt)
+	b.WriteString(strings.ReplaceAll(box.Instructions(), "{{WORKING_DIR}}", workDir))
+	b.WriteString("# Response Guidelines\n\nUse Markdown. Be concise; say what you changed and how you verified it.\n")
+	var extras []string
+	if s := strings.TrimSpace(instructions); s != "" {
+		extras = append(extras, s)
+	}
+	if fo != nil {
+		extras = append(extras, fo.SystemPrompt())
+	}
+	for _, name := range hintFiles {
+		if data, err := os.ReadFile(filepath.Join(workDir, name)); err == nil && len(strings.TrimSpace(string(data))) > 0 {
+			extras = append(extras, "### Project Hints ("+name+")\n"+strings.TrimSpace(string(data)))
+		}
+	}
+	if len(extras) > 0 {
+		b.WriteString("\n# Additional Instructions:\n\n")
+		b.WriteString(strings.Join(extras, "\n\n"))
+		b.WriteString("\n")
+	}
+	return stripTags(b.String())
+}
+
+// stripTags removes Unicode tag characters (U+E0000–U+E007F), which can hide instructions.
+func stripTags(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 0xE0000 && r <= 0xE007F {
+			return -1
+		}
+		return r
+	}, s)
+}

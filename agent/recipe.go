@@ -1,0 +1,414 @@
+// Running a recipe: validate, resolve parameter values, render, then assemble the run — provider,
+// extensions (started concurrently, failures reported and skipped), final output, retry, sub-recipes,
+// system prompt — and hand it to the loop.
+
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/goccy/go-yaml"
+
+	"github.com/goose-ls/goose-ls/agent/mcp"
+	"github.com/goose-ls/goose-ls/agent/provider"
+	"github.com/goose-ls/goose-ls/agent/tools"
+	"github.com/goose-ls/goose-ls/recipe"
+	"github.com/goose-ls/goose-ls/recipe/render"
+)
+
+// Doc is a rendered recipe, decoded.
+type Doc struct {
+	Title        string         `yaml:"title"`
+	Description  string         `yaml:"description"`
+	Instructions string         `yaml:"instructions"`
+	Prompt       string         `yaml:"prompt"`
+	Extensions   []ExtensionDoc `yaml:"extensions"`
+	Settings     *struct {
+		Provider    string   `yaml:"goose_provider"`
+		Model       string   `yaml:"goose_model"`
+		Temperature *float64 `yaml:"temperature"`
+		MaxTurns    *int     `yaml:"max_turns"`
+	} `yaml:"settings"`
+	Retry *struct {
+		MaxRetries int `yaml:"max_retries"`
+		Checks     []struct {
+			Type    string `yaml:"type"`
+			Command string `yaml:"command"`
+		} `yaml:"checks"`
+		OnFailure               string `yaml:"on_failure"`
+		TimeoutSeconds          int    `yaml:"timeout_seconds"`
+		OnFailureTimeoutSeconds int    `yaml:"on_failure_timeout_seconds"`
+	} `yaml:"retry"`
+	Response *struct {
+		JSONSchema any `yaml:"json_schema"`
+	} `yaml:"response"`
+	SubRecipes []SubRecipeDoc `yaml:"sub_recipes"`
+	Parameters []struct {
+		Key         string `yaml:"key"`
+		InputType   string `yaml:"input_type"`
+		Requirement string `yaml:"requirement"`
+		Description string `yaml:"description"`
+	} `yaml:"parameters"`
+	hasExtensions bool
+}
+
+// ExtensionDoc is one extensions entry.
+type ExtensionDoc struct {
+	Type           string            `yaml:"type"`
+	Name           string            `yaml:"name"`
+	Cmd            string            `yaml:"cmd"`
+	Args           []string          `yaml:"args"`
+	Envs           map[string]string `yaml:"envs"`
+	EnvKeys        []string          `yaml:"env_keys"`
+	URI            string            `yaml:"uri"`
+	Headers        map[string]string `yaml:"headers"`
+	Timeout        int               `yaml:"timeout"`
+	AvailableTools []string          `yaml:"available_tools"`
+}
+
+// SubRecipeDoc is one sub_recipes entry.
+type SubRecipeDoc struct {
+	Name                   string         `yaml:"name"`
+	Path                   string         `yaml:"path"`
+	Description            string         `yaml:"description"`
+	Values                 map[string]any `yaml:"values"`
+	SequentialWhenRepeated bool           `yaml:"sequential_when_repeated"`
+}
+
+// ProviderFactory builds the provider for a recipe's settings.
+type ProviderFactory func(providerName, model string, temperature *float64) (Model, error)
+
+// Model is a resolved provider with what the loop needs to know about it.
+type Model struct {
+	Provider     provider.Provider
+	Model        string
+	Temperature  *float64
+	MaxTokens    int
+	ContextLimit int
+	Secrets      []string
+}
+
+// RunOptions configure a headless or editor run.
+type RunOptions struct {
+	RecipePath string // "" for a plain prompt
+	Params     map[string]string
+	Prompt     string // replaces the recipe's prompt (required without a recipe)
+	Workspace  tools.Workspace
+	// Shell, when set, runs the developer shell tool (the editor may route it).
+	Shell     func(ctx context.Context, dir, command string, timeout time.Duration, env []string) tools.Result
+	Providers ProviderFactory
+	Lookup    func(key string) (string, bool) // configuration: env_keys, GOOSE_* knobs
+	Mode      Mode
+	Approver  Approver
+	Perms     *Permissions
+	Ask       render.Asker
+	MaxTurns  int // 0: settings → GOOSE_MAX_TURNS → 1000
+	History   []provider.Message
+	Events    func(Event)
+	Record    func(provider.Message)
+	Redactor  *Redactor
+	// agent names a sub-agent; depth guards recursion.
+	agent string
+	depth int
+}
+
+// SetupError is a failure before the loop starts (bad recipe, missing values, no provider): a usage
+// problem rather than a failed run.
+type SetupError struct{ Err error }
+
+func (e *SetupError) Error() string { return e.Err.Error() }
+func (e *SetupError) Unwrap() error { return e.Err }
+
+func setupErr(format string, args ...any) error {
+	return &SetupError{Err: fmt.Errorf(format, args...)}
+}
+
+// LoadRecipe validates the recipe at path, resolves its parameter values and renders it.
+func LoadRecipe(path string, params map[string]string, ask render.Asker) (*Doc, map[string]string, error) {
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, setupErr("%v", err)
+	}
+	abs, _ := filepath.Abs(path)
+	f := recipe.Check(abs, text, nil)
+	if f.HasErrors() {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s is not a valid recipe:", path)
+		for _, d := range f.Diags {
+			if d.Severity == recipe.SeverityError {
+				p := f.Lines.RunePos(d.R.Start)
+				fmt.Fprintf(&b, "\n  %d:%d: %s [%s]", p.Line+1, p.Col+1, d.Message, d.Code)
+			}
+		}
+		return nil, nil, setupErr("%s", b.String())
+	}
+	values, err := render.Values(f, params, nil, ask)
+	if err != nil {
+		return nil, nil, &SetupError{Err: err}
+	}
+	rendered, err := render.Render(f, values, nil)
+	if err != nil {
+		return nil, nil, &SetupError{Err: err}
+	}
+	doc, err := decodeDoc(rendered)
+	if err != nil {
+		return nil, nil, setupErr("%s: %v", path, err)
+	}
+	return doc, values, nil
+}
+
+func decodeDoc(text string) (*Doc, error) {
+	var top map[string]any
+	if err := yaml.Unmarshal([]byte(text), &top); err != nil {
+		return nil, err
+	}
+	if inner, ok := top["recipe"].(map[string]any); ok && top["title"] == nil {
+		b, _ := yaml.Marshal(inner)
+		text, top = string(b), inner
+	}
+	var doc Doc
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+		return nil, err
+	}
+	_, doc.hasExtensions = top["extensions"]
+	return &doc, nil
+}
+
+// RunRecipe runs a recipe (or opts.Prompt alone) to the end.
+func RunRecipe(ctx context.Context, opts RunOptions) (Outcome, error) {
+	doc := &Doc{}
+	if opts.RecipePath != "" {
+		var err error
+		doc, _, err = LoadRecipe(opts.RecipePath, opts.Params, opts.Ask)
+		if err != nil {
+			return Outcome{}, err
+		}
+	}
+	return RunDoc(ctx, doc, opts)
+}
+
+func (o *RunOptions) lookup(key string) (string, bool) {
+	if o.Lookup == nil {
+		return os.LookupEnv(key)
+	}
+	return o.Lookup(key)
+}
+
+func (o *RunOptions) emit(e Event) {
+	if o.Events != nil {
+		e.Agent = o.agent
+		o.Events(e)
+	}
+}
+
+// RunDoc runs a decoded recipe.
+func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
+	if opts.Redactor == nil {
+		opts.Redactor = &Redactor{}
+	}
+	prompt := doc.Prompt
+	if opts.Prompt != "" {
+		prompt = opts.Prompt
+	}
+	if strings.TrimSpace(prompt) == "" && opts.depth > 0 {
+		prompt = "Carry out the task described in your instructions."
+	}
+	if strings.TrimSpace(prompt) == "" && len(opts.History) == 0 {
+		return Outcome{}, setupErr("no text provided for prompt in headless mode: the recipe has no prompt; pass --prompt TEXT")
+	}
+	var settingsProvider, settingsModel string
+	var temperature *float64
+	maxTurns := opts.MaxTurns
+	if s := doc.Settings; s != nil {
+		settingsProvider, settingsModel, temperature = s.Provider, s.Model, s.Temperature
+		if maxTurns == 0 && s.MaxTurns != nil {
+			maxTurns = *s.MaxTurns
+		}
+	}
+	if maxTurns == 0 && opts.depth > 0 {
+		maxTurns = DefaultSubagentMaxTurns
+	}
+	if maxTurns == 0 {
+		if v, ok := opts.lookup("GOOSE_MAX_TURNS"); ok {
+			fmt.Sscan(v, &maxTurns)
+		}
+	}
+	if opts.Providers == nil {
+		return Outcome{}, setupErr("no provider factory")
+	}
+	model, err := opts.Providers(settingsProvider, settingsModel, temperature)
+	if err != nil {
+		return Outcome{}, &SetupError{Err: err}
+	}
+	opts.Redactor.Add(model.Secrets...)
+
+	mounts := startExtensions(ctx, doc, &opts)
+	var fo *FinalOutput
+	if doc.Response != nil && doc.Response.JSONSchema != nil {
+		raw, _ := json.Marshal(jsonCompatible(doc.Response.JSONSchema))
+		fo, err = NewFinalOutput(raw)
+		if err != nil {
+			closeMounts(mounts)
+			return Outcome{}, &SetupError{Err: err}
+		}
+		mounts = append(mounts, Mount{Ext: fo})
+	}
+	if len(doc.SubRecipes) > 0 && opts.depth < maxSubRecipeDepth {
+		mounts = append(mounts, Mount{Ext: newSubRecipes(doc.SubRecipes, opts)})
+	}
+	box := NewToolbox(mounts...)
+	defer box.Close()
+
+	cfg := Config{
+		Provider: model.Provider, Model: model.Model, Temperature: model.Temperature, MaxTokens: model.MaxTokens,
+		Tools: box, Mode: opts.Mode, Approver: opts.Approver, Permissions: opts.Perms, MaxTurns: maxTurns,
+		FinalOutput: fo, ContextLimit: model.ContextLimit, WorkDir: opts.Workspace.Root(), Agent: opts.agent,
+		Events: opts.Events, Record: opts.Record,
+	}
+	if v, ok := opts.lookup("GOOSE_AUTO_COMPACT_THRESHOLD"); ok {
+		fmt.Sscan(v, &cfg.CompactThreshold)
+		if cfg.CompactThreshold == 0 {
+			cfg.CompactThreshold = -1
+		}
+	}
+	if r := doc.Retry; r != nil && r.MaxRetries > 0 {
+		rt := &Retry{MaxRetries: r.MaxRetries, OnFailure: r.OnFailure,
+			Timeout: time.Duration(r.TimeoutSeconds) * time.Second, OnFailureTimeout: time.Duration(r.OnFailureTimeoutSeconds) * time.Second}
+		if rt.Timeout == 0 {
+			rt.Timeout = secondsFrom(opts.lookup, "GOOSE_RECIPE_RETRY_TIMEOUT_SECONDS")
+		}
+		if rt.OnFailureTimeout == 0 {
+			rt.OnFailureTimeout = secondsFrom(opts.lookup, "GOOSE_RECIPE_ON_FAILURE_TIMEOUT_SECONDS")
+		}
+		for _, c := range r.Checks {
+			rt.Checks = append(rt.Checks, c.Command)
+		}
+		cfg.Retry = rt
+	}
+	cfg.System = SystemPrompt(box, doc.Instructions, fo, opts.Workspace.Root())
+	return Run(ctx, cfg, opts.History, prompt), nil
+}
+
+func secondsFrom(lookup func(string) (string, bool), key string) time.Duration {
+	var n int
+	if v, ok := lookup(key); ok {
+		fmt.Sscan(v, &n)
+	}
+	return time.Duration(n) * time.Second
+}
+
+// jsonCompatible turns YAML-decoded maps into JSON-encodable ones.
+func jsonCompatible(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			t[k] = jsonCompatible(x)
+		}
+		return t
+	case map[any]any:
+		m := make(map[string]any, len(t))
+		for k, x := range t {
+			m[fmt.Sprint(k)] = jsonCompatible(x)
+		}
+		return m
+	case []any:
+		for i, x := range t {
+			t[i] = jsonCompatible(x)
+		}
+	}
+	return v
+}
+
+// startExtensions starts the recipe's extensions concurrently; one that fails is reported and left out.
+// Without an extensions list the builtin developer extension is used (goose's default profile).
+func startExtensions(ctx context.Context, doc *Doc, opts *RunOptions) []Mount {
+	developer := func(available []string) Mount {
+		timeout := secondsFrom(opts.lookup, "GOOSE_DEFAULT_EXTENSION_TIMEOUT")
+		return Mount{Ext: &tools.Developer{WS: opts.Workspace, Shell: opts.Shell, ShellTimeout: timeout}, Available: available}
+	}
+	if !doc.hasExtensions {
+		return []Mount{developer(nil)}
+	}
+	mounts := make([]Mount, len(doc.Extensions))
+	ok := make([]bool, len(doc.Extensions))
+	var wg sync.WaitGroup
+	for i, e := range doc.Extensions {
+		switch e.Type {
+		case "builtin", "platform":
+			if Key(e.Name) == "developer" {
+				mounts[i], ok[i] = developer(e.AvailableTools), true
+			} else {
+				opts.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("extension %s: goose-ls has no builtin %q; running without it", e.Name, e.Name)})
+			}
+			continue
+		case "stdio", "streamable_http", "sse":
+		default:
+			opts.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("extension %s: type %q is not supported by goose-ls; running without it", e.Name, e.Type)})
+			continue
+		}
+		env := map[string]string{}
+		for k, v := range e.Envs {
+			if !deniedEnv(k) {
+				env[k] = v
+				opts.Redactor.Add(v)
+			}
+		}
+		for _, k := range e.EnvKeys {
+			if v, found := opts.lookup(k); found {
+				env[k] = v
+				opts.Redactor.Add(v)
+			} else {
+				opts.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("extension %s: env_keys %s is not set", e.Name, k)})
+			}
+		}
+		cfg := mcp.Config{Name: e.Name, Type: e.Type, Cmd: e.Cmd, Args: e.Args, Env: env, WorkDir: opts.Workspace.Root(),
+			URI: e.URI, Headers: e.Headers, Timeout: time.Duration(e.Timeout) * time.Second, Redact: opts.Redactor.Redact}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, err := mcp.Start(ctx, cfg)
+			if err != nil {
+				opts.emit(Event{Kind: EventNotice, Text: opts.Redactor.Redact(fmt.Sprintf("%v; running without it", err))})
+				return
+			}
+			mounts[i], ok[i] = Mount{Ext: c, Available: e.AvailableTools}, true
+		}()
+	}
+	wg.Wait()
+	var out []Mount
+	for i, m := range mounts {
+		if ok[i] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// deniedEnv is goose's deny-list for extension envs: variables that change how any program runs.
+func deniedEnv(k string) bool {
+	switch strings.ToUpper(k) {
+	case "PATH", "PATHEXT", "LD_PRELOAD", "LD_LIBRARY_PATH", "PYTHONPATH", "PYTHONHOME", "NODE_OPTIONS", "RUBYOPT", "PERL5OPT", "JAVA_TOOL_OPTIONS", "BASH_ENV", "ENV", "SYSTEMROOT", "COMSPEC", "APPINIT_DLLS":
+		return true
+	}
+	return strings.HasPrefix(strings.ToUpper(k), "DYLD_")
+}
+
+func closeMounts(ms []Mount) {
+	for _, m := range ms {
+		_ = m.Ext.Close()
+	}
+}
+
+// IsSetup reports whether err happened before the run started.
+func IsSetup(err error) bool {
+	var se *SetupError
+	return errors.As(err, &se)
+}

@@ -1,4 +1,4 @@
-// Command goose-ls is the goose recipe language server and its CLI: check, schema, version.
+// Command goose-ls is the goose recipe language server and its CLI: check, run, sessions, schema, version.
 package main
 
 import (
@@ -23,6 +23,9 @@ func usage(w io.Writer) {
 Usage:
   goose-ls [serve]                                    run the language server on stdin/stdout
   goose-ls check [--format text|json|sarif] PATH...   validate recipe files or folders
+  goose-ls run [RECIPE] [--params k=v ...] [--prompt TEXT] [--no-session] [--output text|json] [--resume ID]
+                                                      run a recipe (or a prompt) with the goose agent loop
+  goose-ls sessions [ID]                              list stored sessions, or show one
   goose-ls schema                                     print the recipe JSON Schema
   goose-ls version                                    print the version
 `)
@@ -39,6 +42,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runServe()
 	case "check":
 		return runCheck(args[1:], stdout, stderr)
+	case "run":
+		return runRun(args[1:], stdout, stderr)
+	case "sessions":
+		return runSessions(args[1:], stdout, stderr)
 	case "schema":
 		return runSchema(stdout)
 	case "version", "--version", "-v":

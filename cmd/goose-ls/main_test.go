@@ -37,7 +37,7 @@ func TestCheckExamplesPass(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
-	if !strings.Contains(out, "10 files checked: 0 errors, 0 warnings") {
+	if !strings.Contains(out, "16 files checked: 0 errors, 0 warnings") {
 		t.Errorf("summary: %q", out)
 	}
 }

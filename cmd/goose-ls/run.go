@@ -1,0 +1,284 @@
+// `goose-ls run`: run a recipe (or a prompt) headless — assistant text to stdout as it streams, tool
+// activity to stderr, the final output as one line of JSON; sessions in SQLite unless --no-session.
+
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/goose-ls/goose-ls/agent"
+	"github.com/goose-ls/goose-ls/agent/config"
+	"github.com/goose-ls/goose-ls/agent/provider"
+	"github.com/goose-ls/goose-ls/agent/provider/configure"
+	"github.com/goose-ls/goose-ls/agent/session"
+	"github.com/goose-ls/goose-ls/agent/tools"
+	"github.com/goose-ls/goose-ls/recipe/render"
+)
+
+// paramFlags collects repeated --params k=v.
+type paramFlags map[string]string
+
+func (p paramFlags) String() string { return "" }
+func (p paramFlags) Set(v string) error {
+	k, val, ok := strings.Cut(v, "=")
+	if !ok || strings.TrimSpace(k) == "" {
+		return fmt.Errorf("--params wants KEY=VALUE, got %q", v)
+	}
+	p[strings.TrimSpace(k)] = val
+	return nil
+}
+
+type runFlags struct {
+	params    paramFlags
+	prompt    string
+	noSession bool
+	output    string
+	resume    string
+	maxTurns  int
+	provider  string
+	model     string
+	workdir   string
+	debug     bool
+	recipe    string
+}
+
+func parseRunFlags(args []string, stderr io.Writer) (*runFlags, error) {
+	f := &runFlags{params: paramFlags{}}
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Var(f.params, "params", "a parameter value KEY=VALUE (repeatable)")
+	fs.StringVar(&f.prompt, "prompt", "", "the first user message (replaces the recipe's prompt; required without a recipe)")
+	fs.StringVar(&f.prompt, "text", "", "same as --prompt")
+	fs.BoolVar(&f.noSession, "no-session", false, "do not store the session")
+	fs.StringVar(&f.output, "output", "text", "text or json")
+	fs.StringVar(&f.resume, "resume", "", "continue the session with this id")
+	fs.IntVar(&f.maxTurns, "max-turns", 0, "stop after this many turns (default: settings.max_turns, GOOSE_MAX_TURNS, 1000)")
+	fs.StringVar(&f.provider, "provider", "", "override the provider")
+	fs.StringVar(&f.model, "model", "", "override the model")
+	fs.StringVar(&f.workdir, "workdir", "", "the workspace folder (default: the current folder)")
+	fs.BoolVar(&f.debug, "debug", false, "log extension stderr and provider retries")
+	var positional []string
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) > 0 {
+			positional = append(positional, args[0])
+			args = args[1:]
+		}
+	}
+	if len(positional) > 1 {
+		return nil, fmt.Errorf("run takes one recipe, got %d: %s", len(positional), strings.Join(positional, " "))
+	}
+	if len(positional) == 1 {
+		f.recipe = positional[0]
+	}
+	if f.output != "text" && f.output != "json" {
+		return nil, fmt.Errorf("--output must be text or json, got %q", f.output)
+	}
+	if f.recipe == "" && f.prompt == "" && f.resume == "" {
+		return nil, errors.New("Must provide a recipe, --prompt TEXT, or --resume ID")
+	}
+	return f, nil
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func runRun(args []string, stdout, stderr io.Writer) int {
+	f, err := parseRunFlags(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "goose-ls run:", err)
+		}
+		return 2
+	}
+	setLogLevel(stderr, f.debug)
+	cfg, err := config.Load(os.LookupEnv)
+	if err != nil {
+		fmt.Fprintln(stderr, "goose-ls run:", err)
+		return 1
+	}
+	mode, err := agent.ParseMode(cfg.GetOr("GOOSE_MODE", ""))
+	if err != nil {
+		fmt.Fprintln(stderr, "goose-ls run:", err)
+		return 2
+	}
+	workdir := f.workdir
+	if workdir == "" {
+		workdir, _ = os.Getwd()
+	}
+	workdir, _ = filepath.Abs(workdir)
+	redactor := &agent.Redactor{}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+
+	var store *session.Store
+	var history []provider.Message
+	sessionID := ""
+	if !f.noSession || f.resume != "" {
+		store, err = session.Open(session.DefaultPath(cfg.DataDir), redactor.Redact)
+		if err != nil {
+			fmt.Fprintln(stderr, "goose-ls run:", err)
+			return 1
+		}
+		defer store.Close()
+	}
+	if f.resume != "" {
+		sess, msgs, err := store.Get(ctx, f.resume)
+		if err != nil {
+			fmt.Fprintln(stderr, "goose-ls run:", err)
+			return 2
+		}
+		history, sessionID = msgs, sess.ID
+		if f.recipe == "" {
+			f.recipe = sess.RecipePath
+		}
+		if f.workdir == "" && sess.WorkingDir != "" {
+			workdir = sess.WorkingDir
+		}
+		for k, v := range sess.RecipeValues {
+			if _, set := f.params[k]; !set {
+				f.params[k] = v
+			}
+		}
+		if f.prompt == "" {
+			f.prompt = "Continue where you left off."
+		}
+	}
+
+	stdinTTY := isTerminal(os.Stdin)
+	var askMu sync.Mutex
+	in := bufio.NewReader(os.Stdin)
+	var asker render.Asker
+	if stdinTTY {
+		asker = func(key, description string) (string, error) {
+			askMu.Lock()
+			defer askMu.Unlock()
+			fmt.Fprintf(stderr, "%s (%s): ", key, description)
+			line, err := in.ReadString('\n')
+			return strings.TrimRight(line, "\r\n"), err
+		}
+	}
+	approver := agent.ApproverFunc(func(ctx context.Context, req agent.ApprovalRequest) (agent.Decision, error) {
+		if !stdinTTY {
+			return agent.Deny, fmt.Errorf("GOOSE_MODE=%s needs approval for %s but standard input is not a terminal; set GOOSE_MODE=auto to allow tools in headless runs", mode, req.Tool)
+		}
+		askMu.Lock()
+		defer askMu.Unlock()
+		fmt.Fprintf(stderr, "\n%s %s\ngoose would like to call the above tool, do you allow? [y]es / [a]lways / [n]o / [c]ancel: ", req.Tool, redactor.Redact(string(req.Arguments)))
+		line, err := in.ReadString('\n')
+		if err != nil {
+			return agent.Cancel, err
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "y", "yes":
+			return agent.Allow, nil
+		case "a", "always":
+			return agent.AlwaysAllow, nil
+		case "c", "cancel":
+			return agent.Cancel, nil
+		}
+		return agent.Deny, nil
+	})
+	perms, err := agent.LoadPermissions(filepath.Join(cfg.Dir, "permission.yaml"))
+	if err != nil {
+		fmt.Fprintln(stderr, "goose-ls run:", err)
+	}
+
+	var resolved configure.Resolved
+	factory := func(providerName, model string, temp *float64) (agent.Model, error) {
+		s := configure.Settings{Provider: providerName, Model: model, Temperature: temp}
+		if f.provider != "" {
+			s.Provider = f.provider
+		}
+		if f.model != "" {
+			s.Model = f.model
+		}
+		r, err := configure.Resolve(cfg.Get, s)
+		if err != nil {
+			return agent.Model{}, err
+		}
+		resolved = r
+		return agent.Model{Provider: r.Provider, Model: r.Model, Temperature: r.Temperature, MaxTokens: r.MaxTokens, ContextLimit: r.ContextLimit, Secrets: r.Secrets}, nil
+	}
+
+	printer := &eventPrinter{stdout: stdout, stderr: stderr, redact: redactor.Redact, json: f.output == "json"}
+	var record func(provider.Message)
+	var recordErr error
+	opts := agent.RunOptions{
+		RecipePath: f.recipe, Params: f.params, Prompt: f.prompt, Workspace: tools.Disk{Dir: workdir},
+		Providers: factory, Lookup: cfg.Get, Mode: mode, Approver: approver, Perms: perms, Ask: asker,
+		MaxTurns: f.maxTurns, History: history, Redactor: redactor,
+	}
+	opts.Events = func(e agent.Event) {
+		printer.print(e)
+		if e.Kind == agent.EventUsage && store != nil && sessionID != "" && e.Agent == "" {
+			_ = store.AddUsage(ctx, sessionID, e.Usage)
+		}
+	}
+	if store != nil {
+		record = func(m provider.Message) {
+			if sessionID == "" {
+				abs := ""
+				if f.recipe != "" {
+					abs, _ = filepath.Abs(f.recipe)
+				}
+				id, err := store.Create(context.Background(), session.Session{Name: sessionName(f), WorkingDir: workdir, RecipePath: abs,
+					RecipeValues: f.params, Provider: resolved.Name, Model: resolved.Model})
+				if err != nil {
+					recordErr = err
+					return
+				}
+				sessionID = id
+				fmt.Fprintf(stderr, "session %s\n", id)
+			}
+			if err := store.Append(context.Background(), sessionID, m); err != nil && recordErr == nil {
+				recordErr = err
+			}
+		}
+		opts.Record = record
+	}
+	out, err := agent.RunRecipe(ctx, opts)
+	if err != nil {
+		fmt.Fprintln(stderr, "goose-ls run:", redactor.Redact(err.Error()))
+		var missing *render.MissingError
+		if errors.As(err, &missing) || strings.Contains(err.Error(), "no text provided for prompt") {
+			return 2
+		}
+		return 1
+	}
+	if recordErr != nil {
+		fmt.Fprintln(stderr, "goose-ls run: storing the session:", recordErr)
+	}
+	printer.finish(out)
+	if out.Status == agent.StatusCompleted {
+		return 0
+	}
+	return 1
+}
+
+func sessionName(f *runFlags) string {
+	if f.recipe != "" {
+		return "Recipe " + filepath.Base(f.recipe)
+	}
+	name := f.prompt
+	if len(name) > 60 {
+		name = name[:60] + "…"
+	}
+	return name
+}

@@ -35,7 +35,7 @@ type Developer struct {
 // Name is the extension key.
 func (d *Developer) Name() string { return "developer" }
 
-// Unprefixed: the developer tools keep their bare names, as in goose's platform extension.
+// Unprefixed is true: the developer tools keep their bare names, as in goose's platform extension.
 func (d *Developer) Unprefixed() bool { return true }
 
 // Instructions go into the system prompt.

@@ -137,6 +137,11 @@ func LoadRecipe(path string, params map[string]string, ask render.Asker) (*Doc, 
 	if err != nil {
 		return nil, nil, setupErr("%v", err)
 	}
+	return LoadRecipeText(path, text, params, ask)
+}
+
+// LoadRecipeText is LoadRecipe on text the caller holds (an editor buffer).
+func LoadRecipeText(path string, text []byte, params map[string]string, ask render.Asker) (*Doc, map[string]string, error) {
 	abs, _ := filepath.Abs(path)
 	f := recipe.Check(abs, text, nil)
 	if f.HasErrors() {

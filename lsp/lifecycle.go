@@ -5,6 +5,8 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+
+	"go.lsp.dev/protocol"
 )
 
 func init() {
@@ -15,7 +17,14 @@ func init() {
 
 type initializeParams struct {
 	InitializationOptions json.RawMessage `json:"initializationOptions"`
-	Capabilities          struct {
+	RootURI               string          `json:"rootUri"`
+	WorkspaceFolders      []struct {
+		URI string `json:"uri"`
+	} `json:"workspaceFolders"`
+	Capabilities struct {
+		Window struct {
+			WorkDoneProgress bool `json:"workDoneProgress"`
+		} `json:"window"`
 		General struct {
 			PositionEncodings []string `json:"positionEncodings"`
 		} `json:"general"`
@@ -49,6 +58,16 @@ func initialize(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 		if op == "rename" {
 			s.renameFiles = true
 		}
+		if op == "create" {
+			s.createFiles = true
+		}
+	}
+	s.progress = p.Capabilities.Window.WorkDoneProgress
+	s.root = ""
+	if len(p.WorkspaceFolders) > 0 {
+		s.root = uriPath(protocol.DocumentURI(p.WorkspaceFolders[0].URI))
+	} else if p.RootURI != "" && p.RootURI != "file:///" {
+		s.root = uriPath(protocol.DocumentURI(p.RootURI))
 	}
 	s.state = stateInitialized
 	s.utf8 = enc == "utf-8"
@@ -76,6 +95,7 @@ func capabilities(enc string) map[string]any {
 		"renameProvider":            map[string]any{"prepareProvider": true},
 		"codeActionProvider":        map[string]any{"codeActionKinds": []string{"quickfix", "refactor.extract"}},
 		"documentSymbolProvider":    true,
+		"executeCommandProvider":    map[string]any{"commands": agentCommands},
 		"foldingRangeProvider":      true,
 		"documentLinkProvider":      map[string]any{"resolveProvider": false},
 		"diagnosticProvider":        map[string]any{"interFileDependencies": true, "workspaceDiagnostics": false},

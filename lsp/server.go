@@ -43,6 +43,16 @@ type Server struct {
 	settings settings
 	// renameFiles: the client applies RenameFile operations in workspace edits
 	renameFiles bool
+	// createFiles: the client applies CreateFile operations
+	createFiles bool
+	// progress: the client creates work-done progress tokens
+	progress bool
+	// root is the workspace folder agent runs work in
+	root string
+	// agent runs started from the editor, and the recipes the user consented to run
+	runs      map[string]*agentRun
+	runSeq    int
+	consented map[string]bool
 	exitCode    int
 
 	queue  chan protocol.DocumentURI

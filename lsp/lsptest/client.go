@@ -26,6 +26,9 @@ type Client struct {
 	diags map[protocol.DocumentURI]protocol.PublishDiagnosticsParams
 	cond  *sync.Cond
 	notes []jsonrpc2.Request
+	// handlers answer server-to-client requests (workspace/applyEdit, window/showMessageRequest, …);
+	// a request without a handler gets a null result.
+	handlers map[string]func(params json.RawMessage) (any, error)
 	// ExitCode receives the server's exit code when Serve returns.
 	ExitCode chan int
 }
@@ -57,8 +60,57 @@ func (c *Client) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}
 	}
 	c.cond.Broadcast()
+	h := c.handlers[req.Method()]
 	c.mu.Unlock()
+	if _, isCall := req.(*jsonrpc2.Call); isCall && h != nil {
+		res, err := h(req.Params())
+		return reply(ctx, res, err)
+	}
 	return reply(ctx, nil, nil)
+}
+
+// Handle installs the answer to a server-to-client request method.
+func (c *Client) Handle(method string, h func(params json.RawMessage) (any, error)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.handlers == nil {
+		c.handlers = map[string]func(json.RawMessage) (any, error){}
+	}
+	c.handlers[method] = h
+}
+
+// Received returns the params of every message with this method the server sent so far.
+func (c *Client) Received(method string) []json.RawMessage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []json.RawMessage
+	for _, r := range c.notes {
+		if r.Method() == method {
+			out = append(out, r.Params())
+		}
+	}
+	return out
+}
+
+// WaitFor waits until a message with method satisfying pred (nil: any) arrives and returns its params.
+func (c *Client) WaitFor(method string, pred func(params json.RawMessage) bool) json.RawMessage {
+	c.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	timer := time.AfterFunc(20*time.Second, func() { c.mu.Lock(); c.cond.Broadcast(); c.mu.Unlock() })
+	defer timer.Stop()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for {
+		for _, r := range c.notes {
+			if r.Method() == method && (pred == nil || pred(r.Params())) {
+				return r.Params()
+			}
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("no %s arrived", method)
+		}
+		c.cond.Wait()
+	}
 }
 
 // Call sends a request and decodes its result.

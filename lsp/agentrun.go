@@ -1,0 +1,464 @@
+// Agent runs from the editor: workspace/executeCommand starts a run on its own goroutine and replies at
+// once with a runId; the run reports work-done progress, goose/runEvent notifications and log messages,
+// asks for consent and approvals with window/showMessageRequest, and edits through editorWorkspace.
+
+package lsp
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/goose-ls/goose-ls/agent"
+	"github.com/goose-ls/goose-ls/agent/config"
+	"github.com/goose-ls/goose-ls/agent/provider/configure"
+	"github.com/goose-ls/goose-ls/recipe"
+	"github.com/goose-ls/goose-ls/recipe/render"
+)
+
+// The commands goose-ls answers.
+var agentCommands = []string{"goose.runRecipe", "goose.ask", "goose.cancel", "goose.recipeParameters", "goose.undoTurn"}
+
+func init() {
+	requests["workspace/executeCommand"] = executeCommand
+	notifications["window/workDoneProgress/cancel"] = progressCancel
+}
+
+// agentRun is one run started from the editor.
+type agentRun struct {
+	id     string
+	token  string
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu    sync.Mutex
+	turn  int
+	edits map[int][]turnEdit // undo: what each turn wrote
+}
+
+type turnEdit struct {
+	path          string
+	before, after []byte
+}
+
+type commandParams struct {
+	Command   string            `json:"command"`
+	Arguments []json.RawMessage `json:"arguments"`
+}
+
+func executeCommand(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
+	var p commandParams
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	arg := json.RawMessage("{}")
+	if len(p.Arguments) > 0 {
+		arg = p.Arguments[0]
+	}
+	switch p.Command {
+	case "goose.runRecipe":
+		var a struct {
+			URI    protocol.DocumentURI `json:"uri"`
+			Params map[string]string    `json:"params"`
+		}
+		if err := decode(arg, &a); err != nil {
+			return nil, err
+		}
+		return s.startRecipeRun(a.URI, a.Params, "")
+	case "goose.ask":
+		var a struct {
+			Prompt string               `json:"prompt"`
+			URI    protocol.DocumentURI `json:"uri"`
+			Range  *protocol.Range      `json:"range"`
+		}
+		if err := decode(arg, &a); err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(a.Prompt) == "" {
+			return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: "goose.ask needs a prompt"}
+		}
+		return s.startRun(nil, "", s.askPrompt(a.Prompt, a.URI, a.Range))
+	case "goose.cancel":
+		var a struct {
+			RunID string `json:"runId"`
+		}
+		if err := decode(arg, &a); err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		r := s.runs[a.RunID]
+		s.mu.Unlock()
+		if r == nil {
+			return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: "no run " + a.RunID}
+		}
+		r.cancel()
+		return map[string]any{"cancelled": true}, nil
+	case "goose.recipeParameters":
+		var a struct {
+			URI protocol.DocumentURI `json:"uri"`
+		}
+		if err := decode(arg, &a); err != nil {
+			return nil, err
+		}
+		return s.recipeParameters(a.URI)
+	case "goose.undoTurn":
+		var a struct {
+			RunID string `json:"runId"`
+			Turn  int    `json:"turn"`
+		}
+		if err := decode(arg, &a); err != nil {
+			return nil, err
+		}
+		return s.undoTurn(ctx, a.RunID, a.Turn)
+	}
+	return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: "unknown command: " + p.Command}
+}
+
+// bufferText returns an open buffer's text, else the file's.
+func (s *Server) bufferText(u protocol.DocumentURI) ([]byte, error) {
+	s.mu.Lock()
+	if d := s.docs[u]; d != nil {
+		t := d.text
+		s.mu.Unlock()
+		return t, nil
+	}
+	s.mu.Unlock()
+	return os.ReadFile(uriPath(u))
+}
+
+func (s *Server) startRecipeRun(u protocol.DocumentURI, params map[string]string, prompt string) (any, error) {
+	path := uriPath(u)
+	text, err := s.bufferText(u)
+	if err != nil {
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: err.Error()}
+	}
+	doc, _, err := agent.LoadRecipeText(path, text, params, nil)
+	if err != nil {
+		var missing *render.MissingError
+		if errors.As(err, &missing) {
+			return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: err.Error(), Data: rawJSON(map[string]any{"missing": missing.Keys})}
+		}
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: err.Error()}
+	}
+	return s.startRun(doc, path, prompt)
+}
+
+func rawJSON(v any) *json.RawMessage {
+	b, _ := json.Marshal(v)
+	m := json.RawMessage(b)
+	return &m
+}
+
+// askPrompt adds the file and selection as context.
+func (s *Server) askPrompt(prompt string, u protocol.DocumentURI, rng *protocol.Range) string {
+	if u == "" {
+		return prompt
+	}
+	var b strings.Builder
+	b.WriteString(prompt)
+	fmt.Fprintf(&b, "\n\nThe user is looking at %s.", uriPath(u))
+	s.mu.Lock()
+	d := s.docs[u]
+	if d != nil && rng != nil {
+		start, end := toOffset(d.lines, rng.Start, s.utf8), toOffset(d.lines, rng.End, s.utf8)
+		if start <= end && end <= len(d.text) {
+			fmt.Fprintf(&b, " Selected (lines %d-%d):\n```\n%s\n```", rng.Start.Line+1, rng.End.Line+1, d.text[start:end])
+		}
+	}
+	s.mu.Unlock()
+	return b.String()
+}
+
+// startRun registers a run and starts it; the reply carries its id.
+func (s *Server) startRun(doc *agent.Doc, recipePath, prompt string) (any, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.mu.Lock()
+	s.runSeq++
+	r := &agentRun{id: fmt.Sprintf("run-%d", s.runSeq), cancel: cancel, done: make(chan struct{}), edits: map[int][]turnEdit{}}
+	r.token = "goose-" + r.id
+	if s.runs == nil {
+		s.runs = map[string]*agentRun{}
+	}
+	s.runs[r.id] = r
+	root := s.root
+	s.mu.Unlock()
+	if root == "" && recipePath != "" {
+		root = filepath.Dir(recipePath)
+	}
+	if root == "" {
+		root, _ = os.Getwd()
+	}
+	if doc == nil {
+		doc = &agent.Doc{}
+	}
+	go s.execute(ctx, r, doc, recipePath, prompt, root)
+	return map[string]any{"runId": r.id}, nil
+}
+
+func (s *Server) execute(ctx context.Context, r *agentRun, doc *agent.Doc, recipePath, prompt, root string) {
+	defer close(r.done)
+	defer r.cancel()
+	title := doc.Title
+	if title == "" {
+		title = "ask"
+	}
+	prog := s.beginProgress(ctx, r, "goose: "+title)
+	status := "completed"
+	defer func() { prog.end(status) }()
+
+	if recipePath != "" && !s.consent(ctx, doc, recipePath) {
+		status = "declined"
+		s.runEvent(r, map[string]any{"kind": "done", "status": status})
+		return
+	}
+	cfg, err := config.Load(os.LookupEnv)
+	if err != nil {
+		s.runFailed(r, err)
+		status = "failed"
+		return
+	}
+	mode, err := agent.ParseMode(cfg.GetOr("GOOSE_MODE", ""))
+	if err != nil {
+		s.runFailed(r, err)
+		status = "failed"
+		return
+	}
+	redactor := &agent.Redactor{}
+	ws := &editorWorkspace{s: s, root: root, onEdit: func(path string, before, after []byte) {
+		r.mu.Lock()
+		r.edits[r.turn] = append(r.edits[r.turn], turnEdit{path: path, before: before, after: after})
+		turn := r.turn
+		r.mu.Unlock()
+		s.runEvent(r, map[string]any{"kind": "edit", "path": path, "turn": turn})
+	}}
+	perms, _ := agent.LoadPermissions(filepath.Join(cfg.Dir, "permission.yaml"))
+	opts := agent.RunOptions{
+		RecipePath: recipePath, Prompt: prompt, Workspace: ws, Lookup: cfg.Get, Mode: mode, Perms: perms, Redactor: redactor,
+		Approver: agent.ApproverFunc(func(ctx context.Context, req agent.ApprovalRequest) (agent.Decision, error) {
+			return s.approve(ctx, req, redactor)
+		}),
+		Providers: func(providerName, model string, temp *float64) (agent.Model, error) {
+			res, err := configure.Resolve(cfg.Get, configure.Settings{Provider: providerName, Model: model, Temperature: temp})
+			if err != nil {
+				return agent.Model{}, err
+			}
+			return agent.Model{Provider: res.Provider, Model: res.Model, Temperature: res.Temperature, MaxTokens: res.MaxTokens, ContextLimit: res.ContextLimit, Secrets: res.Secrets}, nil
+		},
+	}
+	opts.Events = func(e agent.Event) { s.forward(r, prog, e, redactor) }
+	out, err := agent.RunDoc(ctx, doc, opts)
+	if err != nil {
+		s.runFailed(r, err)
+		status = "failed"
+		return
+	}
+	status = string(out.Status)
+}
+
+func (s *Server) runFailed(r *agentRun, err error) {
+	s.runEvent(r, map[string]any{"kind": "error", "text": err.Error()})
+	s.runEvent(r, map[string]any{"kind": "done", "status": "failed"})
+	s.logMessage(1, fmt.Sprintf("goose %s failed: %v", r.id, err))
+}
+
+// runEvent sends one goose/runEvent notification.
+func (s *Server) runEvent(r *agentRun, ev map[string]any) {
+	ev["runId"] = r.id
+	s.notify(context.Background(), "goose/runEvent", ev)
+}
+
+func (s *Server) logMessage(typ int, msg string) {
+	s.notify(context.Background(), "window/logMessage", map[string]any{"type": typ, "message": msg})
+}
+
+// forward turns loop events into notifications, progress and log lines.
+func (s *Server) forward(r *agentRun, prog *progress, e agent.Event, red *agent.Redactor) {
+	ev := map[string]any{"agent": e.Agent}
+	switch e.Kind {
+	case agent.EventText:
+		ev["kind"], ev["text"] = "text", e.Text
+		prog.report("thinking")
+	case agent.EventMessage:
+		ev["kind"], ev["text"] = "message", e.Text
+		s.logMessage(3, "goose: "+e.Text)
+	case agent.EventToolStart:
+		ev["kind"], ev["tool"], ev["callId"], ev["arguments"] = "toolStart", e.Call.Name, e.Call.ID, json.RawMessage(red.Redact(string(e.Call.Arguments)))
+		prog.report(e.Call.Name + " " + target(e.Call.Arguments))
+	case agent.EventToolEnd:
+		ev["kind"], ev["tool"], ev["callId"], ev["result"], ev["isError"] = "toolEnd", e.Call.Name, e.Call.ID, red.Redact(e.Result.Text), e.Result.IsError
+		mark := "✓"
+		if e.Result.IsError {
+			mark = "✗"
+		}
+		s.logMessage(4, fmt.Sprintf("goose %s %s %s: %s", mark, e.Call.Name, target(e.Call.Arguments), firstLine(red.Redact(e.Result.Text))))
+	case agent.EventUsage:
+		ev["kind"], ev["usage"] = "usage", e.Usage
+		if e.Agent == "" {
+			r.mu.Lock()
+			r.turn++
+			r.mu.Unlock()
+		}
+	case agent.EventNotice:
+		ev["kind"], ev["text"] = "notice", red.Redact(e.Text)
+		s.logMessage(3, "goose: "+red.Redact(e.Text))
+	case agent.EventError:
+		ev["kind"], ev["text"] = "error", red.Redact(e.Err.Error())
+	case agent.EventFinalOutput:
+		ev["kind"], ev["text"] = "finalOutput", e.Text
+	case agent.EventDone:
+		ev["kind"], ev["status"] = "done", e.Text
+	default:
+		return
+	}
+	if e.Kind == agent.EventDone && e.Agent != "" {
+		ev["kind"] = "subagentDone"
+	}
+	s.runEvent(r, ev)
+}
+
+// target names what a tool call works on: its path, command or url.
+func target(args json.RawMessage) string {
+	var a map[string]any
+	_ = json.Unmarshal(args, &a)
+	for _, k := range []string{"path", "command", "url", "query"} {
+		if v, ok := a[k].(string); ok {
+			return firstLine(v)
+		}
+	}
+	return ""
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return s
+}
+
+// approve asks the user through window/showMessageRequest; no answer is a denial.
+func (s *Server) approve(ctx context.Context, req agent.ApprovalRequest, red *agent.Redactor) (agent.Decision, error) {
+	msg := fmt.Sprintf("goose wants to run %s %s", req.Tool, red.Redact(target(req.Arguments)))
+	var res *struct {
+		Title string `json:"title"`
+	}
+	_, err := s.conn.Call(ctx, "window/showMessageRequest", map[string]any{
+		"type": 3, "message": msg,
+		"actions": []any{map[string]any{"title": "Allow once"}, map[string]any{"title": "Allow for this run"}, map[string]any{"title": "Deny"}},
+	}, &res)
+	if err != nil || res == nil {
+		return agent.Deny, nil
+	}
+	switch res.Title {
+	case "Allow once":
+		return agent.Allow, nil
+	case "Allow for this run":
+		return agent.AlwaysAllow, nil
+	}
+	return agent.Deny, nil
+}
+
+// consent shows, the first time a recipe is run, the commands it would execute and waits for the user.
+func (s *Server) consent(ctx context.Context, doc *agent.Doc, path string) bool {
+	var cmds []string
+	for _, e := range doc.Extensions {
+		if e.Type == "stdio" {
+			cmds = append(cmds, strings.TrimSpace(e.Cmd+" "+strings.Join(e.Args, " ")))
+		}
+	}
+	if doc.Retry != nil {
+		for _, c := range doc.Retry.Checks {
+			cmds = append(cmds, c.Command)
+		}
+		if doc.Retry.OnFailure != "" {
+			cmds = append(cmds, doc.Retry.OnFailure)
+		}
+	}
+	if len(cmds) == 0 {
+		return true
+	}
+	sum := sha256.Sum256([]byte(path + "\x00" + strings.Join(cmds, "\x00")))
+	key := hex.EncodeToString(sum[:])
+	s.mu.Lock()
+	ok := s.consented[key]
+	s.mu.Unlock()
+	if ok {
+		return true
+	}
+	var res *struct {
+		Title string `json:"title"`
+	}
+	_, err := s.conn.Call(ctx, "window/showMessageRequest", map[string]any{
+		"type":    2,
+		"message": fmt.Sprintf("Run %s? It will execute:\n%s", filepath.Base(path), "  "+strings.Join(cmds, "\n  ")),
+		"actions": []any{map[string]any{"title": "Run"}, map[string]any{"title": "Cancel"}},
+	}, &res)
+	if err != nil || res == nil || res.Title != "Run" {
+		return false
+	}
+	s.mu.Lock()
+	if s.consented == nil {
+		s.consented = map[string]bool{}
+	}
+	s.consented[key] = true
+	s.mu.Unlock()
+	return true
+}
+
+// recipeParameters lists a recipe's parameters for a client to ask for values.
+func (s *Server) recipeParameters(u protocol.DocumentURI) (any, error) {
+	text, err := s.bufferText(u)
+	if err != nil {
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: err.Error()}
+	}
+	f := recipe.Check(uriPath(u), text, &recipe.Options{NoSubRecipes: true})
+	out := []map[string]any{}
+	if f.Recipe == nil {
+		return out, nil
+	}
+	for _, p := range f.Recipe.Parameters {
+		item := map[string]any{"key": p.Key, "input_type": p.InputType, "requirement": p.Requirement, "description": p.Description}
+		if p.Default != nil {
+			item["default"] = p.Default.Value
+		}
+		if p.Options != nil {
+			var opts []string
+			for _, o := range p.Options.Items {
+				opts = append(opts, o.Value)
+			}
+			item["options"] = opts
+		}
+		out = append(out, item)
+	}
+	return out, nil
+}
+
+func progressCancel(_ context.Context, s *Server, raw json.RawMessage) error {
+	var p struct {
+		Token any `json:"token"`
+	}
+	if err := decode(raw, &p); err != nil {
+		return err
+	}
+	tok := fmt.Sprint(p.Token)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range s.runs {
+		if r.token == tok {
+			r.cancel()
+		}
+	}
+	return nil
+}
+
+

@@ -1,0 +1,194 @@
+// The agent's Workspace in the editor: reads come from open buffers (unsaved text included), writes
+// become versioned workspace/applyEdit requests with minimal edits, so nothing the user typed is lost.
+
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"unicode/utf8"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/goose-ls/goose-ls/agent/tools"
+	"github.com/goose-ls/goose-ls/recipe/source"
+)
+
+// diskVersion marks text read from disk (buffers have the client's versions, which may be 0).
+const diskVersion tools.Version = -2
+
+// editorWorkspace implements tools.Workspace on the server's documents.
+type editorWorkspace struct {
+	s    *Server
+	root string
+	// onEdit is told about every applied edit (path, old text, new text) for undo and events.
+	onEdit func(path string, before, after []byte)
+}
+
+func (w *editorWorkspace) Root() string { return w.root }
+
+func fileURI(abs string) protocol.DocumentURI { return protocol.DocumentURI(uri.File(abs)) }
+
+// Read returns the buffer's text when the file is open, else the disk's.
+func (w *editorWorkspace) Read(_ context.Context, abs string) ([]byte, tools.Version, error) {
+	w.s.mu.Lock()
+	if d := w.s.docs[fileURI(abs)]; d != nil {
+		text, ver := d.text, tools.Version(d.version)
+		w.s.mu.Unlock()
+		return text, ver, nil
+	}
+	w.s.mu.Unlock()
+	data, err := os.ReadFile(abs)
+	return data, diskVersion, err
+}
+
+// StaleError says the buffer changed after the agent read it; Current is its text now.
+type StaleError struct {
+	Path    string
+	Current string
+	Reason  string // the editor's failure reason, when it refused the edit
+}
+
+func (e *StaleError) Error() string {
+	why := ""
+	if e.Reason != "" {
+		why = " (the editor refused the edit: " + e.Reason + ")"
+	}
+	return fmt.Sprintf("%s changed in the editor since it was read%s; nothing was written. Read it again and retry. Its current content is:\n%s", e.Path, why, e.Current)
+}
+
+type applyEditResult struct {
+	Applied       bool   `json:"applied"`
+	FailureReason string `json:"failureReason,omitempty"`
+}
+
+// Write sends the change to the editor as a workspace edit against the version the agent read.
+func (w *editorWorkspace) Write(ctx context.Context, abs string, data []byte, base tools.Version) error {
+	u := fileURI(abs)
+	w.s.mu.Lock()
+	d := w.s.docs[u]
+	var before []byte
+	var lines *source.LineIndex
+	var version int32
+	if d != nil {
+		before, lines, version = d.text, d.lines, d.version
+	}
+	utf8Enc, canCreate := w.s.utf8, w.s.createFiles
+	w.s.mu.Unlock()
+
+	var change map[string]any
+	switch {
+	case d != nil:
+		if base != tools.Version(version) && !(base == diskVersion && diskMatches(abs, before)) {
+			return &StaleError{Path: abs, Current: string(before)}
+		}
+		edit, same := minimalEdit(before, data, lines, utf8Enc)
+		if same {
+			return nil
+		}
+		change = map[string]any{"documentChanges": []any{map[string]any{
+			"textDocument": map[string]any{"uri": u, "version": version},
+			"edits":        []any{edit},
+		}}}
+	default:
+		disk, err := os.ReadFile(abs)
+		exists := err == nil
+		if exists && base != diskVersion {
+			return &StaleError{Path: abs, Current: string(disk)}
+		}
+		if !exists && base != -1 && base != diskVersion {
+			return &StaleError{Path: abs, Current: ""}
+		}
+		if !exists && !canCreate {
+			// the client cannot create files through edits: write the disk, and say so
+			if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+				return err
+			}
+			if err := os.WriteFile(abs, data, 0o644); err != nil {
+				return err
+			}
+			slog.Info("agent wrote a new file to disk (the client cannot create files through edits)", "path", abs)
+			w.report(abs, nil, data)
+			return nil
+		}
+		var ops []any
+		if !exists {
+			if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+				return err
+			}
+			ops = append(ops, map[string]any{"kind": "create", "uri": u, "options": map[string]any{"ignoreIfExists": true}})
+			before = nil
+		} else {
+			before = disk
+		}
+		edit, same := minimalEdit(before, data, source.NewLineIndex(before), utf8Enc)
+		if same && exists {
+			return nil
+		}
+		ops = append(ops, map[string]any{"textDocument": map[string]any{"uri": u, "version": nil}, "edits": []any{edit}})
+		change = map[string]any{"documentChanges": ops}
+	}
+	var res applyEditResult
+	if _, err := w.s.conn.Call(ctx, "workspace/applyEdit", map[string]any{"label": "goose: " + filepath.Base(abs), "edit": change}, &res); err != nil {
+		return fmt.Errorf("the editor did not apply the edit: %w", err)
+	}
+	if !res.Applied {
+		reason := res.FailureReason
+		if reason == "" {
+			reason = "no reason given"
+		}
+		// the buffer has (most likely) moved on: give the model the current text to retry on
+		w.s.mu.Lock()
+		if d := w.s.docs[u]; d != nil {
+			cur := string(d.text)
+			w.s.mu.Unlock()
+			return &StaleError{Path: abs, Current: cur, Reason: reason}
+		}
+		w.s.mu.Unlock()
+		return errors.New("the editor refused the edit: " + reason)
+	}
+	w.report(abs, before, data)
+	return nil
+}
+
+func (w *editorWorkspace) report(path string, before, after []byte) {
+	if w.onEdit != nil {
+		w.onEdit(path, before, after)
+	}
+}
+
+func diskMatches(abs string, text []byte) bool {
+	disk, err := os.ReadFile(abs)
+	return err == nil && string(disk) == string(text)
+}
+
+// minimalEdit is one TextEdit replacing only the part between the common prefix and suffix of old and
+// new (rune-aligned); same reports there is nothing to change.
+func minimalEdit(old, new []byte, lines *source.LineIndex, utf8Enc bool) (map[string]any, bool) {
+	if string(old) == string(new) {
+		return nil, true
+	}
+	p := 0
+	for p < len(old) && p < len(new) && old[p] == new[p] {
+		p++
+	}
+	for p > 0 && p < len(old) && !utf8.RuneStart(old[p]) {
+		p--
+	}
+	sOld, sNew := len(old), len(new)
+	for sOld > p && sNew > p && old[sOld-1] == new[sNew-1] {
+		sOld--
+		sNew--
+	}
+	for sOld < len(old) && !utf8.RuneStart(old[sOld]) {
+		sOld++
+		sNew++
+	}
+	r := toRange(lines, source.Range{Start: p, End: sOld}, utf8Enc)
+	return map[string]any{"range": r, "newText": string(new[p:sNew])}, false
+}

@@ -332,6 +332,21 @@ func TestApprovalsAndCancel(t *testing.T) {
 	}
 }
 
+func TestDiagnosticsOfAWrittenRecipeGoBackToTheModel(t *testing.T) {
+	root := t.TempDir()
+	bad := "version: 1.0.0\ntitle: T\ndescription: d\nprompt: hi {{ nobody }}\n"
+	args, _ := json.Marshal(map[string]string{"path": "made.recipe.yaml", "content": bad})
+	srv := wiretest.OpenAI(wiretest.Replies(wiretest.Reply{Calls: []wiretest.Call{{Name: "write", Args: string(args)}}}, wiretest.Reply{Text: "ok"}))
+	defer srv.Close()
+	c := newEditor(t, root, srv)
+	id := c.run("goose.ask", map[string]any{"prompt": "write a recipe"})
+	c.waitDone(id)
+	msgs, _ := json.Marshal(srv.Requests()[1]["messages"])
+	if !strings.Contains(string(msgs), "goose-ls found problems in this recipe") || !strings.Contains(string(msgs), "PARAM-UNDEFINED") {
+		t.Errorf("diagnostics not returned: %s", msgs)
+	}
+}
+
 func TestRunRecipeMissingParameters(t *testing.T) {
 	root := t.TempDir()
 	srv := wiretest.OpenAI(wiretest.Replies(wiretest.Reply{Text: "x"}))

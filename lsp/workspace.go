@@ -10,12 +10,14 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/goose-ls/goose-ls/agent/tools"
+	"github.com/goose-ls/goose-ls/recipe"
 	"github.com/goose-ls/goose-ls/recipe/source"
 )
 
@@ -191,4 +193,34 @@ func minimalEdit(old, new []byte, lines *source.LineIndex, utf8Enc bool) (map[st
 	}
 	r := toRange(lines, source.Range{Start: p, End: sOld}, utf8Enc)
 	return map[string]any{"range": r, "newText": string(new[p:sNew])}, false
+}
+
+// Review gives the model goose-ls's own diagnostics for a recipe file it just wrote.
+func (w *editorWorkspace) Review(abs string, data []byte) string {
+	if !recipe.LooksLikeRecipe(abs, data) {
+		return ""
+	}
+	f := recipe.Check(abs, data, nil)
+	var b strings.Builder
+	n := 0
+	for _, d := range f.Diags {
+		if d.Severity > recipe.SeverityWarning {
+			continue
+		}
+		if n == 0 {
+			b.WriteString("goose-ls found problems in this recipe:")
+		}
+		if n == 20 {
+			b.WriteString("\n  …")
+			break
+		}
+		p := f.Lines.RunePos(d.R.Start)
+		sev := "error"
+		if d.Severity == recipe.SeverityWarning {
+			sev = "warning"
+		}
+		fmt.Fprintf(&b, "\n  %d:%d: %s: %s [%s]", p.Line+1, p.Col+1, sev, d.Message, d.Code)
+		n++
+	}
+	return b.String()
 }

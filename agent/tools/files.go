@@ -47,9 +47,9 @@ func Write(ctx context.Context, ws Workspace, path, content string) Result {
 		return errorf("Failed to write %s: %v", path, err)
 	}
 	if exists {
-		return Result{Text: fmt.Sprintf("Wrote %s (%d lines)", path, lineCount(content))}
+		return Result{Text: fmt.Sprintf("Wrote %s (%d lines)", path, lineCount(content)) + review(ws, abs, []byte(content))}
 	}
-	return Result{Text: fmt.Sprintf("Created %s (%d lines)", path, lineCount(content))}
+	return Result{Text: fmt.Sprintf("Created %s (%d lines)", path, lineCount(content)) + review(ws, abs, []byte(content))}
 }
 
 // Edit replaces the unique exact occurrence of before with after.
@@ -77,7 +77,22 @@ func Edit(ctx context.Context, ws Workspace, path, before, after string) Result 
 	if err := ws.Write(ctx, abs, []byte(out), ver); err != nil {
 		return errorf("Failed to write %s: %v", path, err)
 	}
-	return Result{Text: fmt.Sprintf("Edited %s (%d lines -> %d lines)", path, lineCount(before), lineCount(after))}
+	return Result{Text: fmt.Sprintf("Edited %s (%d lines -> %d lines)", path, lineCount(before), lineCount(after)) + review(ws, abs, []byte(out))}
+}
+
+// Reviewer is an optional Workspace ability: feedback on a file the agent just wrote (the language
+// server reports its own diagnostics for recipe files), appended to the tool result.
+type Reviewer interface {
+	Review(abs string, data []byte) string
+}
+
+func review(ws Workspace, abs string, data []byte) string {
+	if r, ok := ws.(Reviewer); ok {
+		if s := r.Review(abs, data); s != "" {
+			return "\n\n" + s
+		}
+	}
+	return ""
 }
 
 func noMatch(text, before string) string {

@@ -4,6 +4,7 @@
 package lsp_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -62,6 +63,15 @@ func (c *editorClient) open(path, text string) protocol.DocumentURI {
 	return u
 }
 
+// sendChange tells the server about a buffer change, in order, from the client's read loop (like an
+// editor applying an edit); a closed connection at the end of a test is not an error.
+func (c *editorClient) sendChange(u protocol.DocumentURI, version int32, text string) {
+	_ = c.Conn.Notify(context.Background(), "textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": u, "version": version},
+		"contentChanges": []any{map[string]any{"text": text}},
+	})
+}
+
 func (c *editorClient) text(u protocol.DocumentURI) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -116,7 +126,7 @@ func (c *editorClient) applyEdit(raw json.RawMessage) (any, error) {
 			c.bufs[u] = text
 			c.vers[u]++
 			v := c.vers[u]
-			go c.Change(u, v, nil, text)
+			c.sendChange(u, v, text)
 		} else {
 			os.WriteFile(lspuri.URI(u).Filename(), []byte(text), 0o644)
 		}
@@ -277,7 +287,7 @@ func TestStaleEditIsRefusedAndRetriedOnFreshText(t *testing.T) {
 			c.bufs[u] = "typed by user\nalpha\nbeta\n"
 			c.vers[u]++
 			v := c.vers[u]
-			go c.Change(u, v, nil, c.bufs[u])
+			c.sendChange(u, v, c.bufs[u])
 			return true
 		}
 		return false

@@ -23,7 +23,9 @@ func (noop) Close() error         { return nil }
 func (noop) Tools() []tools.Spec {
 	return []tools.Spec{{Name: "noop", InputSchema: json.RawMessage(`{"type":"object"}`)}}
 }
-func (noop) Call(context.Context, string, json.RawMessage) tools.Result { return tools.Result{Text: "ok"} }
+func (noop) Call(context.Context, string, json.RawMessage) tools.Result {
+	return tools.Result{Text: "ok"}
+}
 
 // BenchmarkLoopTurn: a 20-turn run, one tool call per turn, provider and tool answering instantly;
 // the reported ns/turn is the loop's own overhead.

@@ -460,5 +460,3 @@ func progressCancel(_ context.Context, s *Server, raw json.RawMessage) error {
 	}
 	return nil
 }
-
-

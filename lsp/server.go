@@ -53,7 +53,7 @@ type Server struct {
 	runs      map[string]*agentRun
 	runSeq    int
 	consented map[string]bool
-	exitCode    int
+	exitCode  int
 
 	queue  chan protocol.DocumentURI
 	cancel func(jsonrpc2.ID)

@@ -99,18 +99,26 @@ func (d *Developer) Call(ctx context.Context, tool string, args json.RawMessage)
 	if err := json.Unmarshal(args, &a); err != nil {
 		return errorf("Error: Failed to parse arguments: %v", err)
 	}
-	missing := func(names ...string) Result {
-		return errorf("Error: Failed to parse arguments: missing field `%s`", names[0])
+	missing := func(name string) Result {
+		return errorf("Error: Failed to parse arguments: missing field `%s`", name)
 	}
 	switch tool {
 	case "write":
-		if a.Path == nil || a.Content == nil {
-			return missing(firstMissing(map[string]bool{"path": a.Path == nil, "content": a.Content == nil}, "path", "content"))
+		switch {
+		case a.Path == nil:
+			return missing("path")
+		case a.Content == nil:
+			return missing("content")
 		}
 		return Write(ctx, d.WS, *a.Path, *a.Content)
 	case "edit":
-		if a.Path == nil || a.Before == nil || a.After == nil {
-			return missing(firstMissing(map[string]bool{"path": a.Path == nil, "before": a.Before == nil, "after": a.After == nil}, "path", "before", "after"))
+		switch {
+		case a.Path == nil:
+			return missing("path")
+		case a.Before == nil:
+			return missing("before")
+		case a.After == nil:
+			return missing("after")
 		}
 		return Edit(ctx, d.WS, *a.Path, *a.Before, *a.After)
 	case "shell":
@@ -153,15 +161,6 @@ func (d *Developer) Call(ctx context.Context, tool string, args json.RawMessage)
 		return Read(ctx, d.WS, *a.Path, start, end)
 	}
 	return errorf("Error: Unknown tool: %s", tool)
-}
-
-func firstMissing(m map[string]bool, order ...string) string {
-	for _, k := range order {
-		if m[k] {
-			return k
-		}
-	}
-	return order[0]
 }
 
 // Close has nothing to release.

@@ -4,11 +4,9 @@
 package tools
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -53,10 +51,8 @@ func Tree(ctx context.Context, ws Workspace, path string, depth int) Result {
 	}
 	// patterns of the folders above path, from the root down
 	var patterns []gitignore.Pattern
-	for i := 0; i <= len(domain); i++ {
-		if i < len(domain) {
-			patterns = append(patterns, ignorePatterns(filepath.Join(ws.Root(), filepath.Join(domain[:i]...)), domain[:i])...)
-		}
+	for i := 0; i < len(domain); i++ {
+		patterns = append(patterns, ignorePatterns(filepath.Join(ws.Root(), filepath.Join(domain[:i]...)), domain[:i])...)
 	}
 	count := 0
 	root := walkTree(ctx, abs, domain, patterns, depth, 1, &count)
@@ -176,16 +172,15 @@ func countLines(path string) int {
 		return 0
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(f, 64<<10)
 	buf := make([]byte, 64<<10)
 	n, last := 0, byte('\n')
 	for {
-		k, err := r.Read(buf)
+		k, err := f.Read(buf)
 		if k > 0 {
 			n += bytes.Count(buf[:k], []byte{'\n'})
 			last = buf[k-1]
 		}
-		if err == io.EOF || err != nil {
+		if err != nil {
 			break
 		}
 	}

@@ -71,8 +71,13 @@ var contextMarkers = []string{
 	"prompt is too long", "input is too long", "exceeds the context window", "reduce the length",
 }
 
-// Classify builds an Error from an HTTP status, its headers and the vendor's message.
-func Classify(provider string, status int, header http.Header, message string) *Error {
+// Classify builds an Error from an HTTP status, the response (for its retry headers; may be nil) and
+// the vendor's message.
+func Classify(provider string, status int, resp *http.Response, message string) *Error {
+	var header http.Header
+	if resp != nil {
+		header = resp.Header
+	}
 	e := &Error{Provider: provider, Status: status, Message: strings.TrimSpace(message)}
 	lower := strings.ToLower(message)
 	switch {

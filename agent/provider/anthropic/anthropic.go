@@ -62,12 +62,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 	defer stream.Close()
 
 	var text strings.Builder
-	type call struct {
-		id, name string
-		args     strings.Builder
-	}
-	calls := map[int64]*call{}
-	var order []int64
+	var calls provider.ToolCallAssembler
 	var usage provider.Usage
 	for stream.Next() {
 		ev := stream.Current()
@@ -77,10 +72,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 			usage.OutputTokens = int(ev.Message.Usage.OutputTokens)
 		case "content_block_start":
 			if ev.ContentBlock.Type == "tool_use" {
-				c := &call{id: ev.ContentBlock.ID, name: ev.ContentBlock.Name}
-				calls[ev.Index] = c
-				order = append(order, ev.Index)
-				onDelta(provider.Delta{ToolCallIndex: len(order) - 1, ToolCallID: c.id, ToolName: c.name})
+				onDelta(calls.Add(ev.Index, ev.ContentBlock.ID, ev.ContentBlock.Name, ""))
 			}
 		case "content_block_delta":
 			switch ev.Delta.Type {
@@ -88,9 +80,8 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 				text.WriteString(ev.Delta.Text)
 				onDelta(provider.Delta{Text: ev.Delta.Text})
 			case "input_json_delta":
-				if c := calls[ev.Index]; c != nil {
-					c.args.WriteString(ev.Delta.PartialJSON)
-					onDelta(provider.Delta{ToolCallIndex: indexOf(order, ev.Index), ArgumentsPart: ev.Delta.PartialJSON})
+				if calls.Has(ev.Index) {
+					onDelta(calls.Add(ev.Index, "", "", ev.Delta.PartialJSON))
 				}
 			}
 		case "message_delta":
@@ -105,25 +96,8 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 	if err := stream.Err(); err != nil {
 		return provider.Response{}, classify(ctx, err)
 	}
-	msg := provider.Message{Role: provider.Assistant, Text: text.String()}
-	for _, i := range order {
-		c := calls[i]
-		args := strings.TrimSpace(c.args.String())
-		if args == "" {
-			args = "{}"
-		}
-		msg.ToolCalls = append(msg.ToolCalls, provider.ToolCall{ID: c.id, Name: c.name, Arguments: json.RawMessage(args)})
-	}
+	msg := provider.Message{Role: provider.Assistant, Text: text.String(), ToolCalls: calls.Calls()}
 	return provider.Response{Message: msg, Usage: usage}, nil
-}
-
-func indexOf(order []int64, v int64) int {
-	for i, o := range order {
-		if o == v {
-			return i
-		}
-	}
-	return -1
 }
 
 func classify(ctx context.Context, err error) error {
@@ -132,11 +106,7 @@ func classify(ctx context.Context, err error) error {
 	}
 	var apiErr *sdk.Error
 	if errors.As(err, &apiErr) {
-		var header http.Header
-		if apiErr.Response != nil {
-			header = apiErr.Response.Header
-		}
-		return provider.Classify("anthropic", apiErr.StatusCode, header, apiMessage(apiErr.RawJSON()))
+		return provider.Classify("anthropic", apiErr.StatusCode, apiErr.Response, apiMessage(apiErr.RawJSON()))
 	}
 	// errors sent inside the stream (event: error) carry the vendor's JSON
 	msg := err.Error()

@@ -88,11 +88,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 	defer stream.Close()
 
 	var text strings.Builder
-	type call struct {
-		id, name string
-		args     strings.Builder
-	}
-	var calls []*call
+	var calls provider.ToolCallAssembler
 	var usage provider.Usage
 	for stream.Next() {
 		chunk := stream.Current()
@@ -108,38 +104,14 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 				onDelta(provider.Delta{Text: c})
 			}
 			for _, tc := range choice.Delta.ToolCalls {
-				i := int(tc.Index)
-				for len(calls) <= i {
-					calls = append(calls, &call{})
-				}
-				c := calls[i]
-				d := provider.Delta{ToolCallIndex: i, ArgumentsPart: tc.Function.Arguments}
-				if tc.ID != "" && c.id == "" {
-					c.id, d.ToolCallID = tc.ID, tc.ID
-				}
-				if tc.Function.Name != "" && c.name == "" {
-					c.name, d.ToolName = tc.Function.Name, tc.Function.Name
-				}
-				c.args.WriteString(tc.Function.Arguments)
-				onDelta(d)
+				onDelta(calls.Add(tc.Index, tc.ID, tc.Function.Name, tc.Function.Arguments))
 			}
 		}
 	}
 	if err := stream.Err(); err != nil {
 		return provider.Response{}, p.classify(ctx, err)
 	}
-	msg := provider.Message{Role: provider.Assistant, Text: text.String()}
-	for i, c := range calls {
-		args := strings.TrimSpace(c.args.String())
-		if args == "" {
-			args = "{}"
-		}
-		id := c.id
-		if id == "" {
-			id = fmt.Sprintf("call_%d", i)
-		}
-		msg.ToolCalls = append(msg.ToolCalls, provider.ToolCall{ID: id, Name: c.name, Arguments: json.RawMessage(args)})
-	}
+	msg := provider.Message{Role: provider.Assistant, Text: text.String(), ToolCalls: calls.Calls()}
 	return provider.Response{Message: msg, Usage: usage}, nil
 }
 
@@ -149,10 +121,6 @@ func (p *Provider) classify(ctx context.Context, err error) error {
 	}
 	var apiErr *sdk.Error
 	if errors.As(err, &apiErr) {
-		var header http.Header
-		if apiErr.Response != nil {
-			header = apiErr.Response.Header
-		}
 		msg := apiErr.Message
 		if apiErr.Code != "" {
 			msg = apiErr.Code + ": " + msg
@@ -160,7 +128,7 @@ func (p *Provider) classify(ctx context.Context, err error) error {
 		if msg == "" {
 			msg = apiErr.RawJSON()
 		}
-		return provider.Classify(p.name, apiErr.StatusCode, header, msg)
+		return provider.Classify(p.name, apiErr.StatusCode, apiErr.Response, msg)
 	}
 	return &provider.Error{Provider: p.name, Kind: provider.ErrOther, Message: err.Error()}
 }

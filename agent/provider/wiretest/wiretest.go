@@ -128,9 +128,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if s.vendor == "anthropic" {
-		s.anthropic(r, reply, send)
+		anthropicStream(r, n, reply, send)
 	} else {
-		s.openai(r, reply, send)
+		openaiStream(r, n, reply, send)
 	}
 }
 
@@ -180,7 +180,8 @@ func hang(r *http.Request) {
 	}
 }
 
-func (s *Server) openai(r *http.Request, reply Reply, send func(string, string)) {
+// openaiStream streams reply as chat.completion.chunk events; n (the request number) makes call ids unique.
+func openaiStream(r *http.Request, n int, reply Reply, send func(string, string)) {
 	chunk := func(delta map[string]any, finish any) string {
 		b, _ := json.Marshal(map[string]any{
 			"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "scripted",
@@ -198,7 +199,7 @@ func (s *Server) openai(r *http.Request, reply Reply, send func(string, string))
 	}
 	for i, c := range reply.Calls {
 		send("", chunk(map[string]any{"tool_calls": []any{map[string]any{
-			"index": i, "id": fmt.Sprintf("call_%d_%d", len(s.Requests()), i), "type": "function",
+			"index": i, "id": fmt.Sprintf("call_%d_%d", n, i), "type": "function",
 			"function": map[string]any{"name": c.Name, "arguments": ""},
 		}}}, nil))
 		for _, p := range pieces(c.Args, 9) {
@@ -222,7 +223,8 @@ func (s *Server) openai(r *http.Request, reply Reply, send func(string, string))
 	send("", "[DONE]")
 }
 
-func (s *Server) anthropic(r *http.Request, reply Reply, send func(string, string)) {
+// anthropicStream streams reply as messages events; n (the request number) makes call ids unique.
+func anthropicStream(r *http.Request, n int, reply Reply, send func(string, string)) {
 	j := func(v any) string { b, _ := json.Marshal(v); return string(b) }
 	in, out := reply.Usage[0], reply.Usage[1]
 	if in == 0 {
@@ -247,7 +249,7 @@ func (s *Server) anthropic(r *http.Request, reply Reply, send func(string, strin
 	}
 	for i, c := range reply.Calls {
 		send("content_block_start", j(map[string]any{"type": "content_block_start", "index": idx, "content_block": map[string]any{
-			"type": "tool_use", "id": fmt.Sprintf("toolu_%d_%d", len(s.Requests()), i), "name": c.Name, "input": map[string]any{}}}))
+			"type": "tool_use", "id": fmt.Sprintf("toolu_%d_%d", n, i), "name": c.Name, "input": map[string]any{}}}))
 		for _, p := range pieces(c.Args, 9) {
 			send("content_block_delta", j(map[string]any{"type": "content_block_delta", "index": idx, "delta": map[string]any{"type": "input_json_delta", "partial_json": p}}))
 		}

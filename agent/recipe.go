@@ -84,17 +84,7 @@ type SubRecipeDoc struct {
 }
 
 // ProviderFactory builds the provider for a recipe's settings.
-type ProviderFactory func(providerName, model string, temperature *float64) (Model, error)
-
-// Model is a resolved provider with what the loop needs to know about it.
-type Model struct {
-	Provider     provider.Provider
-	Model        string
-	Temperature  *float64
-	MaxTokens    int
-	ContextLimit int
-	Secrets      []string
-}
+type ProviderFactory func(provider.Settings) (provider.Setup, error)
 
 // RunOptions configure a headless or editor run.
 type RunOptions struct {
@@ -229,11 +219,10 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 	if strings.TrimSpace(prompt) == "" && len(opts.History) == 0 {
 		return Outcome{}, setupErr("no text provided for prompt in headless mode: the recipe has no prompt; pass --prompt TEXT")
 	}
-	var settingsProvider, settingsModel string
-	var temperature *float64
+	var settings provider.Settings
 	maxTurns := opts.MaxTurns
 	if s := doc.Settings; s != nil {
-		settingsProvider, settingsModel, temperature = s.Provider, s.Model, s.Temperature
+		settings = provider.Settings{Provider: s.Provider, Model: s.Model, Temperature: s.Temperature}
 		if maxTurns == 0 && s.MaxTurns != nil {
 			maxTurns = *s.MaxTurns
 		}
@@ -249,7 +238,7 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 	if opts.Providers == nil {
 		return Outcome{}, setupErr("no provider factory")
 	}
-	model, err := opts.Providers(settingsProvider, settingsModel, temperature)
+	model, err := opts.Providers(settings)
 	if err != nil {
 		return Outcome{}, &SetupError{Err: err}
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/goose-ls/goose-ls/agent"
 	"github.com/goose-ls/goose-ls/agent/config"
+	"github.com/goose-ls/goose-ls/agent/provider"
 	"github.com/goose-ls/goose-ls/agent/provider/configure"
 	"github.com/goose-ls/goose-ls/recipe"
 	"github.com/goose-ls/goose-ls/recipe/render"
@@ -247,13 +248,7 @@ func (s *Server) execute(ctx context.Context, r *agentRun, doc *agent.Doc, recip
 		Approver: agent.ApproverFunc(func(ctx context.Context, req agent.ApprovalRequest) (agent.Decision, error) {
 			return s.approve(ctx, req, redactor)
 		}),
-		Providers: func(providerName, model string, temp *float64) (agent.Model, error) {
-			res, err := configure.Resolve(cfg.Get, configure.Settings{Provider: providerName, Model: model, Temperature: temp})
-			if err != nil {
-				return agent.Model{}, err
-			}
-			return agent.Model{Provider: res.Provider, Model: res.Model, Temperature: res.Temperature, MaxTokens: res.MaxTokens, ContextLimit: res.ContextLimit, Secrets: res.Secrets}, nil
-		},
+		Providers: func(settings provider.Settings) (provider.Setup, error) { return configure.Resolve(cfg.Get, settings) },
 	}
 	opts.Events = func(e agent.Event) { s.forward(r, prog, e, redactor) }
 	out, err := agent.RunDoc(ctx, doc, opts)

@@ -84,3 +84,23 @@ type Provider interface {
 	Name() string
 	Stream(ctx context.Context, req Request, onDelta func(Delta)) (Response, error)
 }
+
+// Settings choose a provider and model (a recipe's settings block, or CLI overrides); empty fields fall
+// back to the configuration.
+type Settings struct {
+	Provider    string
+	Model       string
+	Temperature *float64
+}
+
+// Setup is a ready provider and what the loop needs to know about its model.
+type Setup struct {
+	Provider     Provider
+	Name         string
+	Model        string
+	Temperature  *float64
+	MaxTokens    int
+	ContextLimit int
+	// Secrets are the credential values in use, for redaction.
+	Secrets []string
+}

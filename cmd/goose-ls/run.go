@@ -200,9 +200,8 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "goose-ls run:", err)
 	}
 
-	var resolved configure.Resolved
-	factory := func(providerName, model string, temp *float64) (agent.Model, error) {
-		s := configure.Settings{Provider: providerName, Model: model, Temperature: temp}
+	var resolved provider.Setup
+	factory := func(s provider.Settings) (provider.Setup, error) {
 		if f.provider != "" {
 			s.Provider = f.provider
 		}
@@ -210,11 +209,8 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			s.Model = f.model
 		}
 		r, err := configure.Resolve(cfg.Get, s)
-		if err != nil {
-			return agent.Model{}, err
-		}
 		resolved = r
-		return agent.Model{Provider: r.Provider, Model: r.Model, Temperature: r.Temperature, MaxTokens: r.MaxTokens, ContextLimit: r.ContextLimit, Secrets: r.Secrets}, nil
+		return r, err
 	}
 
 	printer := &eventPrinter{stdout: stdout, stderr: stderr, redact: redactor.Redact, json: f.output == "json"}

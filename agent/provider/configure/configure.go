@@ -17,25 +17,6 @@ import (
 // Lookup reads a configuration key.
 type Lookup func(key string) (string, bool)
 
-// Settings are a recipe's settings block.
-type Settings struct {
-	Provider    string
-	Model       string
-	Temperature *float64
-}
-
-// Resolved is a ready provider and what the loop needs to know about the model.
-type Resolved struct {
-	Provider     provider.Provider
-	Name         string
-	Model        string
-	Temperature  *float64
-	MaxTokens    int
-	ContextLimit int
-	// Secrets are the credential values in use, for redaction.
-	Secrets []string
-}
-
 // Providers lists the provider names goose-ls knows.
 var Providers = []string{"openai", "anthropic", "ollama", "openrouter", "litellm", "azure_openai"}
 
@@ -46,7 +27,7 @@ var defaultModels = map[string]string{
 }
 
 // Resolve builds the provider.
-func Resolve(get Lookup, s Settings) (Resolved, error) {
+func Resolve(get Lookup, s provider.Settings) (provider.Setup, error) {
 	val := func(k, def string) string {
 		if v, ok := get(k); ok && strings.TrimSpace(v) != "" {
 			return strings.TrimSpace(v)
@@ -58,14 +39,14 @@ func Resolve(get Lookup, s Settings) (Resolved, error) {
 		name = val("GOOSE_PROVIDER", "")
 	}
 	if name == "" {
-		return Resolved{}, fmt.Errorf("no provider configured: set GOOSE_PROVIDER (one of %s) and GOOSE_MODEL in the environment or in goose's config.yaml, or goose_provider in the recipe's settings", strings.Join(Providers, ", "))
+		return provider.Setup{}, fmt.Errorf("no provider configured: set GOOSE_PROVIDER (one of %s) and GOOSE_MODEL in the environment or in goose's config.yaml, or goose_provider in the recipe's settings", strings.Join(Providers, ", "))
 	}
 	name = strings.ToLower(name)
 	model := s.Model
 	if model == "" {
 		model = val("GOOSE_MODEL", defaultModels[name])
 	}
-	r := Resolved{Name: name, Model: model, Temperature: s.Temperature}
+	r := provider.Setup{Name: name, Model: model, Temperature: s.Temperature}
 	if r.Temperature == nil {
 		if t, err := strconv.ParseFloat(val("GOOSE_TEMPERATURE", ""), 64); err == nil {
 			r.Temperature = &t
@@ -84,16 +65,16 @@ func Resolve(get Lookup, s Settings) (Resolved, error) {
 		if v == "" {
 			return "", fmt.Errorf("provider %s needs %s: set it in the environment or in goose's config", name, key)
 		}
-		r.Secrets = append(r.Secrets, v)
 		return v, nil
 	}
-	optionalSecret := func(key string) string {
-		v := val(key, "")
+	// secret registers a credential for redaction and returns it
+	secret := func(v string) string {
 		if v != "" {
 			r.Secrets = append(r.Secrets, v)
 		}
 		return v
 	}
+	optionalSecret := func(key string) string { return secret(val(key, "")) }
 	var p provider.Provider
 	switch name {
 	case "openai":
@@ -113,7 +94,7 @@ func Resolve(get Lookup, s Settings) (Resolved, error) {
 		if err != nil {
 			return r, err
 		}
-		p = openai.New(openai.Config{Name: name, BaseURL: strings.TrimRight(val("OPENROUTER_HOST", "https://openrouter.ai"), "/") + "/api/v1/", APIKey: key,
+		p = openai.New(openai.Config{Name: name, BaseURL: strings.TrimRight(val("OPENROUTER_HOST", "https://openrouter.ai"), "/") + "/api/v1/", APIKey: secret(key),
 			Headers: map[string]string{"HTTP-Referer": "https://github.com/goose-ls/goose-ls", "X-Title": "goose-ls"}, IncludeUsage: true})
 	case "litellm":
 		p = openai.New(openai.Config{Name: name, BaseURL: baseURL(val("LITELLM_HOST", "http://localhost:4000"), val("LITELLM_BASE_PATH", "v1/chat/completions")),
@@ -123,10 +104,9 @@ func Resolve(get Lookup, s Settings) (Resolved, error) {
 		if err != nil {
 			return r, err
 		}
-		r.Secrets = r.Secrets[:len(r.Secrets)-1] // the endpoint is not a secret
-		deployment := val("AZURE_OPENAI_DEPLOYMENT_NAME", "")
-		if deployment == "" {
-			return r, fmt.Errorf("provider azure_openai needs AZURE_OPENAI_DEPLOYMENT_NAME: set it in the environment or in goose's config")
+		deployment, err := need("AZURE_OPENAI_DEPLOYMENT_NAME")
+		if err != nil {
+			return r, err
 		}
 		if s.Model == "" && val("GOOSE_MODEL", "") == "" {
 			r.Model = deployment
@@ -139,7 +119,7 @@ func Resolve(get Lookup, s Settings) (Resolved, error) {
 		if err != nil {
 			return r, err
 		}
-		p = anthropic.New(anthropic.Config{BaseURL: val("ANTHROPIC_HOST", "https://api.anthropic.com"), APIKey: key, Timeout: timeout("ANTHROPIC_TIMEOUT")})
+		p = anthropic.New(anthropic.Config{BaseURL: val("ANTHROPIC_HOST", "https://api.anthropic.com"), APIKey: secret(key), Timeout: timeout("ANTHROPIC_TIMEOUT")})
 	default:
 		return r, fmt.Errorf("unknown provider %q (known: %s)", name, strings.Join(Providers, ", "))
 	}

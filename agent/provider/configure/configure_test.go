@@ -4,6 +4,8 @@ package configure
 import (
 	"strings"
 	"testing"
+
+	"github.com/goose-ls/goose-ls/agent/provider"
 )
 
 func lookup(m map[string]string) Lookup {
@@ -11,38 +13,38 @@ func lookup(m map[string]string) Lookup {
 }
 
 func TestResolve(t *testing.T) {
-	_, err := Resolve(lookup(nil), Settings{})
+	_, err := Resolve(lookup(nil), provider.Settings{})
 	if err == nil || !strings.Contains(err.Error(), "GOOSE_PROVIDER") {
 		t.Errorf("no provider: %v", err)
 	}
-	_, err = Resolve(lookup(map[string]string{"GOOSE_PROVIDER": "anthropic"}), Settings{})
+	_, err = Resolve(lookup(map[string]string{"GOOSE_PROVIDER": "anthropic"}), provider.Settings{})
 	if err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
 		t.Errorf("anthropic without key: %v", err)
 	}
-	_, err = Resolve(lookup(map[string]string{"GOOSE_PROVIDER": "openai"}), Settings{})
+	_, err = Resolve(lookup(map[string]string{"GOOSE_PROVIDER": "openai"}), provider.Settings{})
 	if err == nil || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
 		t.Errorf("openai without key: %v", err)
 	}
 	// a local OpenAI-compatible server needs no key
-	r, err := Resolve(lookup(map[string]string{"GOOSE_PROVIDER": "openai", "OPENAI_HOST": "http://127.0.0.1:9"}), Settings{})
+	r, err := Resolve(lookup(map[string]string{"GOOSE_PROVIDER": "openai", "OPENAI_HOST": "http://127.0.0.1:9"}), provider.Settings{})
 	if err != nil || r.Model != "gpt-4o" || r.ContextLimit != 128000 {
 		t.Errorf("local openai: %+v %v", r, err)
 	}
 	// recipe settings win over the environment
 	temp := 0.2
 	r, err = Resolve(lookup(map[string]string{"GOOSE_PROVIDER": "openai", "GOOSE_MODEL": "gpt-4o", "OPENAI_API_KEY": "sk-1", "ANTHROPIC_API_KEY": "ak-2"}),
-		Settings{Provider: "anthropic", Model: "claude-x", Temperature: &temp})
+		provider.Settings{Provider: "anthropic", Model: "claude-x", Temperature: &temp})
 	if err != nil || r.Name != "anthropic" || r.Model != "claude-x" || *r.Temperature != 0.2 || r.ContextLimit != 200000 {
 		t.Errorf("settings: %+v %v", r, err)
 	}
 	if len(r.Secrets) != 1 || r.Secrets[0] != "ak-2" {
 		t.Errorf("secrets %v", r.Secrets)
 	}
-	_, err = Resolve(lookup(map[string]string{"GOOSE_PROVIDER": "azure_openai", "AZURE_OPENAI_ENDPOINT": "https://x.openai.azure.com"}), Settings{})
+	_, err = Resolve(lookup(map[string]string{"GOOSE_PROVIDER": "azure_openai", "AZURE_OPENAI_ENDPOINT": "https://x.openai.azure.com"}), provider.Settings{})
 	if err == nil || !strings.Contains(err.Error(), "AZURE_OPENAI_DEPLOYMENT_NAME") {
 		t.Errorf("azure: %v", err)
 	}
-	if _, err := Resolve(lookup(map[string]string{"GOOSE_PROVIDER": "nope"}), Settings{}); err == nil || !strings.Contains(err.Error(), "unknown provider") {
+	if _, err := Resolve(lookup(map[string]string{"GOOSE_PROVIDER": "nope"}), provider.Settings{}); err == nil || !strings.Contains(err.Error(), "unknown provider") {
 		t.Errorf("unknown: %v", err)
 	}
 }

@@ -125,21 +125,9 @@ func executeCommand(ctx context.Context, s *Server, raw json.RawMessage) (any, e
 	return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: "unknown command: " + p.Command}
 }
 
-// bufferText returns an open buffer's text, else the file's.
-func (s *Server) bufferText(u protocol.DocumentURI) ([]byte, error) {
-	s.mu.Lock()
-	if d := s.docs[u]; d != nil {
-		t := d.text
-		s.mu.Unlock()
-		return t, nil
-	}
-	s.mu.Unlock()
-	return os.ReadFile(uriPath(u))
-}
-
 func (s *Server) startRecipeRun(u protocol.DocumentURI, params map[string]string, prompt string) (any, error) {
 	path := uriPath(u)
-	text, err := s.bufferText(u)
+	text, err := overlayFS{s}.ReadFile(uriPath(u))
 	if err != nil {
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: err.Error()}
 	}
@@ -412,7 +400,7 @@ func (s *Server) consent(ctx context.Context, doc *agent.Doc, path string) bool 
 
 // recipeParameters lists a recipe's parameters for a client to ask for values.
 func (s *Server) recipeParameters(u protocol.DocumentURI) (any, error) {
-	text, err := s.bufferText(u)
+	text, err := overlayFS{s}.ReadFile(uriPath(u))
 	if err != nil {
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: err.Error()}
 	}

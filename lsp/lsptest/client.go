@@ -95,22 +95,17 @@ func (c *Client) Received(method string) []json.RawMessage {
 // WaitFor waits until a message with method satisfying pred (nil: any) arrives and returns its params.
 func (c *Client) WaitFor(method string, pred func(params json.RawMessage) bool) json.RawMessage {
 	c.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	timer := time.AfterFunc(20*time.Second, func() { c.mu.Lock(); c.cond.Broadcast(); c.mu.Unlock() })
-	defer timer.Stop()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for {
+	var found json.RawMessage
+	c.waitUntil(20*time.Second, "no "+method+" arrived", func() bool {
 		for _, r := range c.notes {
 			if r.Method() == method && (pred == nil || pred(r.Params())) {
-				return r.Params()
+				found = r.Params()
+				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("no %s arrived", method)
-		}
-		c.cond.Wait()
-	}
+		return false
+	})
+	return found
 }
 
 // Call sends a request and decodes its result.
@@ -156,17 +151,30 @@ func (c *Client) Change(uri protocol.DocumentURI, version int32, rng *protocol.R
 // Diagnostics waits until diagnostics for uri at version (0: any) arrive and returns them.
 func (c *Client) Diagnostics(uri protocol.DocumentURI, version uint32) []protocol.Diagnostic {
 	c.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	timer := time.AfterFunc(10*time.Second, func() { c.mu.Lock(); c.cond.Broadcast(); c.mu.Unlock() })
+	var out []protocol.Diagnostic
+	c.waitUntil(10*time.Second, fmt.Sprintf("no diagnostics for %s version %d", uri, version), func() bool {
+		p, ok := c.diags[uri]
+		if !ok || (version != 0 && p.Version != version) {
+			return false
+		}
+		out = p.Diagnostics
+		return true
+	})
+	return out
+}
+
+// waitUntil waits, with c.mu held while cond runs, until cond holds; after timeout the test fails with
+// failure.
+func (c *Client) waitUntil(timeout time.Duration, failure string, cond func() bool) {
+	c.t.Helper()
+	deadline := time.Now().Add(timeout)
+	timer := time.AfterFunc(timeout, func() { c.mu.Lock(); c.cond.Broadcast(); c.mu.Unlock() })
 	defer timer.Stop()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for {
-		if p, ok := c.diags[uri]; ok && (version == 0 || p.Version == version) {
-			return p.Diagnostics
-		}
+	for !cond() {
 		if time.Now().After(deadline) {
-			c.t.Fatalf("no diagnostics for %s version %d", uri, version)
+			c.t.Fatal(failure)
 		}
 		c.cond.Wait()
 	}

@@ -15,26 +15,9 @@ import (
 	"time"
 
 	"github.com/goose-ls/goose-ls/agent/provider"
-	"github.com/goose-ls/goose-ls/agent/provider/anthropic"
-	"github.com/goose-ls/goose-ls/agent/provider/openai"
 	"github.com/goose-ls/goose-ls/agent/provider/wiretest"
 	"github.com/goose-ls/goose-ls/agent/tools"
 )
-
-type vendor struct {
-	name  string
-	serve func(wiretest.Script) *wiretest.Server
-	make  func(url string) provider.Provider
-}
-
-var vendors = []vendor{
-	{"openai", wiretest.OpenAI, func(url string) provider.Provider {
-		return openai.New(openai.Config{BaseURL: url + "/v1/", IncludeUsage: true})
-	}},
-	{"anthropic", wiretest.Anthropic, func(url string) provider.Provider {
-		return anthropic.New(anthropic.Config{BaseURL: url, APIKey: "k"})
-	}},
-}
 
 // recorder collects events.
 type recorder struct {
@@ -73,9 +56,9 @@ func toolResultsText(body map[string]any) string {
 }
 
 func TestToolsRunAndErrorsGoBackToTheModel(t *testing.T) {
-	for _, v := range vendors {
-		t.Run(v.name, func(t *testing.T) {
-			srv := v.serve(wiretest.Replies(
+	for _, v := range wiretest.Vendors {
+		t.Run(v.Name, func(t *testing.T) {
+			srv := v.Serve(wiretest.Replies(
 				wiretest.Reply{Text: "Writing.", Calls: []wiretest.Call{
 					call("write", `{"path":"src/hello.txt","content":"hello\nworld\n"}`),
 					call("shell", `{"command":"echo from-shell; exit 3"}`),
@@ -85,7 +68,7 @@ func TestToolsRunAndErrorsGoBackToTheModel(t *testing.T) {
 				wiretest.Reply{Text: "All done."},
 			))
 			defer srv.Close()
-			cfg, root, rec := devConfig(t, v.make(srv.URL))
+			cfg, root, rec := devConfig(t, v.Provider(srv.URL))
 			out := Run(context.Background(), cfg, nil, "make a file")
 			if out.Status != StatusCompleted || out.Err != nil {
 				t.Fatalf("status %s err %v", out.Status, out.Err)
@@ -163,7 +146,7 @@ func TestToolCallsOfATurnRunConcurrently(t *testing.T) {
 	srv := wiretest.OpenAI(wiretest.Replies(wiretest.Reply{Calls: calls}, wiretest.Reply{Text: "ok"}))
 	defer srv.Close()
 	s := &sleeper{d: 50 * time.Millisecond}
-	cfg, _, _ := devConfig(t, vendors[0].make(srv.URL), Mount{Ext: s})
+	cfg, _, _ := devConfig(t, wiretest.Vendors[0].Provider(srv.URL), Mount{Ext: s})
 	out := Run(context.Background(), cfg, nil, "nap")
 	if out.Status != StatusCompleted {
 		t.Fatal(out.Status, out.Err)
@@ -179,7 +162,7 @@ func TestToolCallsOfATurnRunConcurrently(t *testing.T) {
 func TestMaxTurns(t *testing.T) {
 	srv := wiretest.OpenAI(wiretest.Replies(wiretest.Reply{Calls: []wiretest.Call{call("tree", `{"path":"."}`)}}))
 	defer srv.Close()
-	cfg, _, rec := devConfig(t, vendors[0].make(srv.URL))
+	cfg, _, rec := devConfig(t, wiretest.Vendors[0].Provider(srv.URL))
 	cfg.MaxTurns = 3
 	out := Run(context.Background(), cfg, nil, "loop forever")
 	if out.Status != StatusMaxTurns || len(srv.Requests()) != 3 {
@@ -192,9 +175,9 @@ func TestMaxTurns(t *testing.T) {
 
 func TestFinalOutputValidatedAndNudged(t *testing.T) {
 	schema := json.RawMessage(`{"type":"object","properties":{"count":{"type":"integer"},"files":{"type":"array","items":{"type":"string"}}},"required":["count","files"]}`)
-	for _, v := range vendors {
-		t.Run(v.name, func(t *testing.T) {
-			srv := v.serve(wiretest.Replies(
+	for _, v := range wiretest.Vendors {
+		t.Run(v.Name, func(t *testing.T) {
+			srv := v.Serve(wiretest.Replies(
 				wiretest.Reply{Text: "Here you go: 2 files"}, // no tool: nudged
 				wiretest.Reply{Calls: []wiretest.Call{call("recipe__final_output", `{"count":"two"}`)}},
 				wiretest.Reply{Calls: []wiretest.Call{call("recipe__final_output", `{"count": 2, "files": ["a", "b"]}`)}},
@@ -205,7 +188,7 @@ func TestFinalOutputValidatedAndNudged(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg, _, rec := devConfig(t, v.make(srv.URL), Mount{Ext: fo})
+			cfg, _, rec := devConfig(t, v.Provider(srv.URL), Mount{Ext: fo})
 			cfg.FinalOutput = fo
 			out := Run(context.Background(), cfg, nil, "count")
 			if out.Status != StatusCompleted || out.FinalOutput != `{"count":2,"files":["a","b"]}` {
@@ -245,7 +228,7 @@ func TestRetryResetsTheConversationUntilChecksPass(t *testing.T) {
 		return wiretest.Reply{Text: "written"}
 	})
 	defer srv.Close()
-	cfg, root, _ := devConfig(t, vendors[0].make(srv.URL))
+	cfg, root, _ := devConfig(t, wiretest.Vendors[0].Provider(srv.URL))
 	cfg.Retry = &Retry{MaxRetries: 2, Checks: []string{"test -f done.txt"}, OnFailure: "echo cleanup >> failures.log"}
 	out := Run(context.Background(), cfg, nil, "create done.txt")
 	if out.Status != StatusCompleted {
@@ -261,7 +244,7 @@ func TestRetryResetsTheConversationUntilChecksPass(t *testing.T) {
 	// never passing: exhausted after max_retries
 	srv2 := wiretest.OpenAI(wiretest.Replies(wiretest.Reply{Text: "nope"}))
 	defer srv2.Close()
-	cfg2, _, rec := devConfig(t, vendors[0].make(srv2.URL))
+	cfg2, _, rec := devConfig(t, wiretest.Vendors[0].Provider(srv2.URL))
 	cfg2.Retry = &Retry{MaxRetries: 2, Checks: []string{"false"}}
 	out = Run(context.Background(), cfg2, nil, "x")
 	if out.Status != StatusRetriesExhausted || len(srv2.Requests()) != 3 {
@@ -273,9 +256,9 @@ func TestRetryResetsTheConversationUntilChecksPass(t *testing.T) {
 }
 
 func TestContextLengthErrorCompactsAndContinues(t *testing.T) {
-	for _, v := range vendors {
-		t.Run(v.name, func(t *testing.T) {
-			srv := v.serve(func(n int, body map[string]any) wiretest.Reply {
+	for _, v := range wiretest.Vendors {
+		t.Run(v.Name, func(t *testing.T) {
+			srv := v.Serve(func(n int, body map[string]any) wiretest.Reply {
 				s := toolResultsText(body)
 				switch {
 				case strings.Contains(s, "Summarise this conversation"):
@@ -285,10 +268,10 @@ func TestContextLengthErrorCompactsAndContinues(t *testing.T) {
 				case strings.Contains(s, "SUMMARY:"):
 					return wiretest.Reply{Text: "continued after compaction"}
 				}
-				return wiretest.ContextLengthError(v.name)
+				return wiretest.ContextLengthError(v.Name)
 			})
 			defer srv.Close()
-			cfg, _, rec := devConfig(t, v.make(srv.URL))
+			cfg, _, rec := devConfig(t, v.Provider(srv.URL))
 			out := Run(context.Background(), cfg, nil, "show the tree")
 			if out.Status != StatusCompleted || out.LastText != "continued after compaction" {
 				t.Fatalf("%s %q %v", out.Status, out.LastText, out.Err)
@@ -313,7 +296,7 @@ func TestContextLengthErrorCompactsAndContinues(t *testing.T) {
 		return wiretest.ContextLengthError("openai")
 	})
 	defer srv.Close()
-	cfg, _, _ := devConfig(t, vendors[0].make(srv.URL))
+	cfg, _, _ := devConfig(t, wiretest.Vendors[0].Provider(srv.URL))
 	out := Run(context.Background(), cfg, nil, "x")
 	if out.Status != StatusProviderError || !strings.HasPrefix(out.LastText, "Unable to continue: Context limit still exceeded") {
 		t.Errorf("%s %q", out.Status, out.LastText)
@@ -331,7 +314,7 @@ func TestProactiveCompaction(t *testing.T) {
 		return wiretest.Reply{Text: fmt.Sprintf("saw %d messages", len(body["messages"].([]any)))}
 	})
 	defer srv.Close()
-	cfg, _, _ := devConfig(t, vendors[0].make(srv.URL))
+	cfg, _, _ := devConfig(t, wiretest.Vendors[0].Provider(srv.URL))
 	cfg.ContextLimit = 1500 // ~6000 bytes of output pass 80 % of it
 	out := Run(context.Background(), cfg, nil, "make noise")
 	if out.Status != StatusCompleted || out.LastText != "saw 4 messages" { // system + summary + ack + request
@@ -362,7 +345,7 @@ func TestApprovalModes(t *testing.T) {
 		t.Run(fmt.Sprintf("%s-%d", c.mode, c.answer), func(t *testing.T) {
 			srv := wiretest.OpenAI(script)
 			defer srv.Close()
-			cfg, root, _ := devConfig(t, vendors[0].make(srv.URL))
+			cfg, root, _ := devConfig(t, wiretest.Vendors[0].Provider(srv.URL))
 			cfg.Mode = c.mode
 			var asked []string
 			cfg.Approver = ApproverFunc(func(_ context.Context, req ApprovalRequest) (Decision, error) {
@@ -408,7 +391,7 @@ func TestCancellationStopsStreamAndTools(t *testing.T) {
 	// a hanging stream
 	srv := wiretest.OpenAI(wiretest.Replies(wiretest.Reply{Text: "thinking very hard", Hang: true}))
 	defer srv.Close()
-	cfg, _, rec := devConfig(t, vendors[0].make(srv.URL))
+	cfg, _, rec := devConfig(t, wiretest.Vendors[0].Provider(srv.URL))
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg.Events = func(e Event) {
 		rec.add(e)
@@ -424,7 +407,7 @@ func TestCancellationStopsStreamAndTools(t *testing.T) {
 	// a long shell command: the process group is killed
 	srv2 := wiretest.OpenAI(wiretest.Replies(wiretest.Reply{Calls: []wiretest.Call{call("shell", `{"command":"sleep 30 & echo $! > pid; wait"}`)}}, wiretest.Reply{Text: "x"}))
 	defer srv2.Close()
-	cfg2, root, _ := devConfig(t, vendors[0].make(srv2.URL))
+	cfg2, root, _ := devConfig(t, wiretest.Vendors[0].Provider(srv2.URL))
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	cfg2.Events = func(e Event) {
 		if e.Kind == EventToolStart {

@@ -11,37 +11,20 @@ import (
 	"time"
 
 	"github.com/goose-ls/goose-ls/agent/provider"
-	"github.com/goose-ls/goose-ls/agent/provider/anthropic"
-	"github.com/goose-ls/goose-ls/agent/provider/openai"
 	"github.com/goose-ls/goose-ls/agent/provider/wiretest"
 )
-
-type vendor struct {
-	name  string
-	serve func(wiretest.Script) *wiretest.Server
-	make  func(url string) provider.Provider
-}
-
-var vendors = []vendor{
-	{"openai", wiretest.OpenAI, func(url string) provider.Provider {
-		return openai.New(openai.Config{BaseURL: url + "/v1/", APIKey: "sk-test", IncludeUsage: true})
-	}},
-	{"anthropic", wiretest.Anthropic, func(url string) provider.Provider {
-		return anthropic.New(anthropic.Config{BaseURL: url, APIKey: "ak-test"})
-	}},
-}
 
 var echoTool = provider.Tool{Name: "echo", Description: "echo", InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)}
 
 func TestStreamTextAndToolCalls(t *testing.T) {
-	for _, v := range vendors {
-		t.Run(v.name, func(t *testing.T) {
-			srv := v.serve(wiretest.Replies(
+	for _, v := range wiretest.Vendors {
+		t.Run(v.Name, func(t *testing.T) {
+			srv := v.Serve(wiretest.Replies(
 				wiretest.Reply{Text: "Let me échö that for you.", Calls: []wiretest.Call{{Name: "echo", Args: `{"text":"hi there"}`}, {Name: "echo", Args: `{"text":"second"}`}}, Usage: [2]int{120, 30}},
 				wiretest.Reply{Text: "done"},
 			))
 			defer srv.Close()
-			p := v.make(srv.URL)
+			p := v.Provider(srv.URL)
 			var deltas strings.Builder
 			resp, err := p.Stream(context.Background(), provider.Request{
 				Model: "m", System: "be brief", Tools: []provider.Tool{echoTool},
@@ -75,10 +58,10 @@ func TestStreamTextAndToolCalls(t *testing.T) {
 					t.Errorf("second request lacks %q: %s", want, s)
 				}
 			}
-			if v.name == "openai" && !strings.Contains(s, "The tool call returned the following error:\\nboom") {
+			if v.Name == "openai" && !strings.Contains(s, "The tool call returned the following error:\\nboom") {
 				t.Errorf("openai error result not prefixed: %s", s)
 			}
-			if v.name == "anthropic" && !strings.Contains(s, `"is_error":true`) {
+			if v.Name == "anthropic" && !strings.Contains(s, `"is_error":true`) {
 				t.Errorf("anthropic error result not flagged: %s", s)
 			}
 			first, _ := json.Marshal(srv.Requests()[0])
@@ -86,10 +69,10 @@ func TestStreamTextAndToolCalls(t *testing.T) {
 				t.Errorf("system prompt missing: %s", first)
 			}
 			h := srv.Headers()[0]
-			if v.name == "openai" && h.Get("Authorization") != "Bearer sk-test" {
+			if v.Name == "openai" && h.Get("Authorization") != "Bearer sk-test" {
 				t.Errorf("auth header %q", h.Get("Authorization"))
 			}
-			if v.name == "anthropic" && h.Get("X-Api-Key") != "ak-test" {
+			if v.Name == "anthropic" && h.Get("X-Api-Key") != "ak-test" {
 				t.Errorf("x-api-key %q", h.Get("X-Api-Key"))
 			}
 		})
@@ -97,8 +80,8 @@ func TestStreamTextAndToolCalls(t *testing.T) {
 }
 
 func TestErrorsAreClassified(t *testing.T) {
-	for _, v := range vendors {
-		t.Run(v.name, func(t *testing.T) {
+	for _, v := range wiretest.Vendors {
+		t.Run(v.Name, func(t *testing.T) {
 			cases := []struct {
 				reply wiretest.Reply
 				kind  provider.ErrorKind
@@ -106,11 +89,11 @@ func TestErrorsAreClassified(t *testing.T) {
 				{wiretest.Reply{Status: 429, Header: map[string]string{"retry-after": "7"}}, provider.ErrRateLimited},
 				{wiretest.Reply{Status: 401}, provider.ErrAuth},
 				{wiretest.Reply{Status: 500}, provider.ErrServer},
-				{wiretest.ContextLengthError(v.name), provider.ErrContextLength},
+				{wiretest.ContextLengthError(v.Name), provider.ErrContextLength},
 			}
 			for _, c := range cases {
-				srv := v.serve(wiretest.Replies(c.reply))
-				_, err := v.make(srv.URL).Stream(context.Background(), provider.Request{Model: "m", Messages: []provider.Message{{Role: provider.User, Text: "x"}}}, func(provider.Delta) {})
+				srv := v.Serve(wiretest.Replies(c.reply))
+				_, err := v.Provider(srv.URL).Stream(context.Background(), provider.Request{Model: "m", Messages: []provider.Message{{Role: provider.User, Text: "x"}}}, func(provider.Delta) {})
 				srv.Close()
 				var pe *provider.Error
 				if !errors.As(err, &pe) || pe.Kind != c.kind {
@@ -126,15 +109,15 @@ func TestErrorsAreClassified(t *testing.T) {
 }
 
 func TestRetryHonoursRetryAfter(t *testing.T) {
-	for _, v := range vendors {
-		t.Run(v.name, func(t *testing.T) {
-			srv := v.serve(wiretest.Replies(
+	for _, v := range wiretest.Vendors {
+		t.Run(v.Name, func(t *testing.T) {
+			srv := v.Serve(wiretest.Replies(
 				wiretest.Reply{Status: 429, Header: map[string]string{"retry-after-ms": "30"}},
 				wiretest.Reply{Status: 503},
 				wiretest.Reply{Text: "finally"},
 			))
 			defer srv.Close()
-			p := provider.WithRetry(v.make(srv.URL), provider.RetryPolicy{MaxRetries: 3, Initial: time.Millisecond, Max: 5 * time.Millisecond})
+			p := provider.WithRetry(v.Provider(srv.URL), provider.RetryPolicy{MaxRetries: 3, Initial: time.Millisecond, Max: 5 * time.Millisecond})
 			start := time.Now()
 			resp, err := p.Stream(context.Background(), provider.Request{Model: "m", Messages: []provider.Message{{Role: provider.User, Text: "x"}}}, func(provider.Delta) {})
 			if err != nil || resp.Message.Text != "finally" {
@@ -147,9 +130,9 @@ func TestRetryHonoursRetryAfter(t *testing.T) {
 				t.Errorf("retry-after ignored: finished in %v", el)
 			}
 			// the context-length error is not retried
-			srv2 := v.serve(wiretest.Replies(wiretest.ContextLengthError(v.name)))
+			srv2 := v.Serve(wiretest.Replies(wiretest.ContextLengthError(v.Name)))
 			defer srv2.Close()
-			p2 := provider.WithRetry(v.make(srv2.URL), provider.RetryPolicy{MaxRetries: 3, Initial: time.Millisecond})
+			p2 := provider.WithRetry(v.Provider(srv2.URL), provider.RetryPolicy{MaxRetries: 3, Initial: time.Millisecond})
 			_, err = p2.Stream(context.Background(), provider.Request{Model: "m", Messages: []provider.Message{{Role: provider.User, Text: "x"}}}, func(provider.Delta) {})
 			if provider.KindOf(err) != provider.ErrContextLength || len(srv2.Requests()) != 1 {
 				t.Errorf("context length: %v after %d requests", err, len(srv2.Requests()))
@@ -159,15 +142,15 @@ func TestRetryHonoursRetryAfter(t *testing.T) {
 }
 
 func TestCancelStopsTheStream(t *testing.T) {
-	for _, v := range vendors {
-		t.Run(v.name, func(t *testing.T) {
-			srv := v.serve(wiretest.Replies(wiretest.Reply{Text: "partial answer that hangs", Hang: true}))
+	for _, v := range wiretest.Vendors {
+		t.Run(v.Name, func(t *testing.T) {
+			srv := v.Serve(wiretest.Replies(wiretest.Reply{Text: "partial answer that hangs", Hang: true}))
 			defer srv.Close()
 			ctx, cancel := context.WithCancel(context.Background())
 			got := make(chan struct{}, 1)
 			done := make(chan error, 1)
 			go func() {
-				_, err := v.make(srv.URL).Stream(ctx, provider.Request{Model: "m", Messages: []provider.Message{{Role: provider.User, Text: "x"}}}, func(provider.Delta) {
+				_, err := v.Provider(srv.URL).Stream(ctx, provider.Request{Model: "m", Messages: []provider.Message{{Role: provider.User, Text: "x"}}}, func(provider.Delta) {
 					select {
 					case got <- struct{}{}:
 					default:

@@ -5,7 +5,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -105,14 +104,17 @@ func writeTranscript(b *strings.Builder, m provider.Message) {
 		fmt.Fprintf(b, "%s: %s\n", m.Role, m.Text)
 	}
 	for _, c := range m.ToolCalls {
-		args, _ := json.Marshal(c.Arguments)
-		fmt.Fprintf(b, "assistant called %s %s\n", c.Name, args)
+		fmt.Fprintf(b, "assistant called %s %s\n", c.Name, c.Arguments)
 	}
 	for _, res := range m.ToolResults {
 		t := res.Text
 		if len(t) > 2000 {
 			t = t[:1000] + " [...] " + t[len(t)-1000:]
 		}
-		fmt.Fprintf(b, "tool result%s: %s\n", map[bool]string{true: " (error)"}[res.IsError], t)
+		kind := "tool result"
+		if res.IsError {
+			kind = "tool result (error)"
+		}
+		fmt.Fprintf(b, "%s: %s\n", kind, t)
 	}
 }

@@ -50,13 +50,7 @@ type Doc struct {
 	Response *struct {
 		JSONSchema any `yaml:"json_schema"`
 	} `yaml:"response"`
-	SubRecipes []SubRecipeDoc `yaml:"sub_recipes"`
-	Parameters []struct {
-		Key         string `yaml:"key"`
-		InputType   string `yaml:"input_type"`
-		Requirement string `yaml:"requirement"`
-		Description string `yaml:"description"`
-	} `yaml:"parameters"`
+	SubRecipes    []SubRecipeDoc `yaml:"sub_recipes"`
 	hasExtensions bool
 }
 
@@ -110,22 +104,14 @@ type RunOptions struct {
 	depth int
 }
 
-// SetupError is a failure before the loop starts (bad recipe, missing values, no provider): a usage
-// problem rather than a failed run.
-type SetupError struct{ Err error }
-
-func (e *SetupError) Error() string { return e.Err.Error() }
-func (e *SetupError) Unwrap() error { return e.Err }
-
-func setupErr(format string, args ...any) error {
-	return &SetupError{Err: fmt.Errorf(format, args...)}
-}
+// ErrNoPrompt is returned when neither the recipe nor the caller gives a first message.
+var ErrNoPrompt = errors.New("no text provided for prompt in headless mode: the recipe has no prompt; pass --prompt TEXT")
 
 // LoadRecipe validates the recipe at path, resolves its parameter values and renders it.
 func LoadRecipe(path string, params map[string]string, ask render.Asker) (*Doc, map[string]string, error) {
 	text, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, setupErr("%v", err)
+		return nil, nil, err
 	}
 	return LoadRecipeText(path, text, params, ask)
 }
@@ -143,19 +129,19 @@ func LoadRecipeText(path string, text []byte, params map[string]string, ask rend
 				fmt.Fprintf(&b, "\n  %d:%d: %s [%s]", p.Line+1, p.Col+1, d.Message, d.Code)
 			}
 		}
-		return nil, nil, setupErr("%s", b.String())
+		return nil, nil, errors.New(b.String())
 	}
 	values, err := render.Values(f, params, nil, ask)
 	if err != nil {
-		return nil, nil, &SetupError{Err: err}
+		return nil, nil, err
 	}
 	rendered, err := render.Render(f, values, nil)
 	if err != nil {
-		return nil, nil, &SetupError{Err: err}
+		return nil, nil, err
 	}
 	doc, err := decodeDoc(rendered)
 	if err != nil {
-		return nil, nil, setupErr("%s: %v", path, err)
+		return nil, nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return doc, values, nil
 }
@@ -217,7 +203,7 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 		prompt = "Carry out the task described in your instructions."
 	}
 	if strings.TrimSpace(prompt) == "" && len(opts.History) == 0 {
-		return Outcome{}, setupErr("no text provided for prompt in headless mode: the recipe has no prompt; pass --prompt TEXT")
+		return Outcome{}, ErrNoPrompt
 	}
 	var settings provider.Settings
 	maxTurns := opts.MaxTurns
@@ -236,11 +222,11 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 		}
 	}
 	if opts.Providers == nil {
-		return Outcome{}, setupErr("no provider factory")
+		return Outcome{}, errors.New("no provider factory")
 	}
 	model, err := opts.Providers(settings)
 	if err != nil {
-		return Outcome{}, &SetupError{Err: err}
+		return Outcome{}, err
 	}
 	opts.Redactor.Add(model.Secrets...)
 
@@ -251,7 +237,7 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 		fo, err = NewFinalOutput(raw)
 		if err != nil {
 			closeMounts(mounts)
-			return Outcome{}, &SetupError{Err: err}
+			return Outcome{}, err
 		}
 		mounts = append(mounts, Mount{Ext: fo})
 	}
@@ -399,10 +385,4 @@ func closeMounts(ms []Mount) {
 	for _, m := range ms {
 		_ = m.Ext.Close()
 	}
-}
-
-// IsSetup reports whether err happened before the run started.
-func IsSetup(err error) bool {
-	var se *SetupError
-	return errors.As(err, &se)
 }

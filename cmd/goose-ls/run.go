@@ -214,7 +214,6 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	}
 
 	printer := &eventPrinter{stdout: stdout, stderr: stderr, redact: redactor.Redact, json: f.output == "json"}
-	var record func(provider.Message)
 	var recordErr error
 	opts := agent.RunOptions{
 		RecipePath: f.recipe, Params: f.params, Prompt: f.prompt, Workspace: tools.Disk{Dir: workdir},
@@ -228,7 +227,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if store != nil {
-		record = func(m provider.Message) {
+		opts.Record = func(m provider.Message) {
 			if sessionID == "" {
 				abs := ""
 				if f.recipe != "" {
@@ -247,13 +246,12 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 				recordErr = err
 			}
 		}
-		opts.Record = record
 	}
 	out, err := agent.RunRecipe(ctx, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "goose-ls run:", redactor.Redact(err.Error()))
 		var missing *render.MissingError
-		if errors.As(err, &missing) || strings.Contains(err.Error(), "no text provided for prompt") {
+		if errors.As(err, &missing) || errors.Is(err, agent.ErrNoPrompt) {
 			return 2
 		}
 		return 1

@@ -27,6 +27,7 @@ $(STATICCHECK):
 	$(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 lint: $(STATICCHECK)
+	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 

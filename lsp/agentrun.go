@@ -40,7 +40,6 @@ type agentRun struct {
 	id     string
 	token  string
 	cancel context.CancelFunc
-	done   chan struct{}
 
 	mu    sync.Mutex
 	turn  int
@@ -173,7 +172,7 @@ func (s *Server) startRun(doc *agent.Doc, recipePath, prompt string) (any, error
 	ctx, cancel := context.WithCancel(context.Background())
 	s.mu.Lock()
 	s.runSeq++
-	r := &agentRun{id: fmt.Sprintf("run-%d", s.runSeq), cancel: cancel, done: make(chan struct{}), edits: map[int][]turnEdit{}}
+	r := &agentRun{id: fmt.Sprintf("run-%d", s.runSeq), cancel: cancel, edits: map[int][]turnEdit{}}
 	r.token = "goose-" + r.id
 	if s.runs == nil {
 		s.runs = map[string]*agentRun{}
@@ -195,7 +194,6 @@ func (s *Server) startRun(doc *agent.Doc, recipePath, prompt string) (any, error
 }
 
 func (s *Server) execute(ctx context.Context, r *agentRun, doc *agent.Doc, recipePath, prompt, root string) {
-	defer close(r.done)
 	defer r.cancel()
 	title := doc.Title
 	if title == "" {
@@ -212,14 +210,12 @@ func (s *Server) execute(ctx context.Context, r *agentRun, doc *agent.Doc, recip
 	}
 	cfg, err := config.Load(os.LookupEnv)
 	if err != nil {
-		s.runFailed(r, err)
-		status = "failed"
+		status = s.runFailed(r, err)
 		return
 	}
 	mode, err := agent.ParseMode(cfg.GetOr("GOOSE_MODE", ""))
 	if err != nil {
-		s.runFailed(r, err)
-		status = "failed"
+		status = s.runFailed(r, err)
 		return
 	}
 	redactor := &agent.Redactor{}
@@ -241,17 +237,18 @@ func (s *Server) execute(ctx context.Context, r *agentRun, doc *agent.Doc, recip
 	opts.Events = func(e agent.Event) { s.forward(r, prog, e, redactor) }
 	out, err := agent.RunDoc(ctx, doc, opts)
 	if err != nil {
-		s.runFailed(r, err)
-		status = "failed"
+		status = s.runFailed(r, err)
 		return
 	}
 	status = string(out.Status)
 }
 
-func (s *Server) runFailed(r *agentRun, err error) {
+// runFailed reports a run that could not start or run and returns its status.
+func (s *Server) runFailed(r *agentRun, err error) string {
 	s.runEvent(r, map[string]any{"kind": "error", "text": err.Error()})
 	s.runEvent(r, map[string]any{"kind": "done", "status": "failed"})
 	s.logMessage(1, fmt.Sprintf("goose %s failed: %v", r.id, err))
+	return "failed"
 }
 
 // runEvent sends one goose/runEvent notification.

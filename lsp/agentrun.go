@@ -6,8 +6,6 @@ package lsp
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,7 +18,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/goose-ls/goose-ls/agent"
-	"github.com/goose-ls/goose-ls/agent/config"
 	"github.com/goose-ls/goose-ls/agent/provider"
 	"github.com/goose-ls/goose-ls/agent/provider/configure"
 	"github.com/goose-ls/goose-ls/recipe"
@@ -28,7 +25,7 @@ import (
 )
 
 // The commands goose-ls answers.
-var agentCommands = []string{"goose.runRecipe", "goose.ask", "goose.cancel", "goose.recipeParameters", "goose.undoTurn"}
+var agentCommands = []string{"goose.runRecipe", "goose.ask", "goose.cancel", "goose.recipeParameters", "goose.undoTurn", "goose.listSessions", "goose.resume"}
 
 func init() {
 	requests["workspace/executeCommand"] = executeCommand
@@ -42,13 +39,28 @@ type agentRun struct {
 	cancel context.CancelFunc
 
 	mu    sync.Mutex
+	title string
 	turn  int
 	edits map[int][]turnEdit // undo: what each turn wrote
 }
 
+// annotation groups the current turn's edits for the editor's review.
+func (r *agentRun) annotation() annotation {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return annotation{
+		ID:          fmt.Sprintf("goose:%s:turn-%d", r.id, r.turn),
+		Label:       fmt.Sprintf("goose: %s, turn %d", r.title, r.turn),
+		Description: fmt.Sprintf("Edits the agent made in turn %d of %s (undo with goose.undoTurn)", r.turn, r.id),
+	}
+}
+
+// turnEdit is one file change an agent turn made.
 type turnEdit struct {
 	path          string
 	before, after []byte
+	created       bool // the file did not exist before
+	onDisk        bool // written straight to disk (the client cannot create files)
 }
 
 type commandParams struct {
@@ -87,7 +99,7 @@ func executeCommand(ctx context.Context, s *Server, raw json.RawMessage) (any, e
 		if strings.TrimSpace(a.Prompt) == "" {
 			return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: "goose.ask needs a prompt"}
 		}
-		return s.startRun(nil, "", s.askPrompt(a.Prompt, a.URI, a.Range))
+		return s.startRun(runSpec{prompt: s.askPrompt(a.Prompt, a.URI, a.Range)})
 	case "goose.cancel":
 		var a struct {
 			RunID string `json:"runId"`
@@ -120,6 +132,17 @@ func executeCommand(ctx context.Context, s *Server, raw json.RawMessage) (any, e
 			return nil, err
 		}
 		return s.undoTurn(ctx, a.RunID, a.Turn)
+	case "goose.listSessions":
+		return s.listSessions(ctx)
+	case "goose.resume":
+		var a struct {
+			SessionID string `json:"sessionId"`
+			Prompt    string `json:"prompt"`
+		}
+		if err := decode(arg, &a); err != nil {
+			return nil, err
+		}
+		return s.resume(ctx, a.SessionID, a.Prompt)
 	}
 	return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: "unknown command: " + p.Command}
 }
@@ -138,7 +161,7 @@ func (s *Server) startRecipeRun(u protocol.DocumentURI, params map[string]string
 		}
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: err.Error()}
 	}
-	return s.startRun(doc, path, prompt)
+	return s.startRun(runSpec{doc: doc, recipePath: path, prompt: prompt, params: params})
 }
 
 func rawJSON(v any) *json.RawMessage {
@@ -167,8 +190,19 @@ func (s *Server) askPrompt(prompt string, u protocol.DocumentURI, rng *protocol.
 	return b.String()
 }
 
+// runSpec is what a run starts from.
+type runSpec struct {
+	doc        *agent.Doc // nil for a plain prompt
+	recipePath string
+	params     map[string]string
+	prompt     string
+	root       string             // the workspace folder ("" → the editor's root)
+	history    []provider.Message // a resumed session's conversation
+	sessionID  string             // the session to continue
+}
+
 // startRun registers a run and starts it; the reply carries its id.
-func (s *Server) startRun(doc *agent.Doc, recipePath, prompt string) (any, error) {
+func (s *Server) startRun(spec runSpec) (any, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.mu.Lock()
 	s.runSeq++
@@ -178,64 +212,91 @@ func (s *Server) startRun(doc *agent.Doc, recipePath, prompt string) (any, error
 		s.runs = map[string]*agentRun{}
 	}
 	s.runs[r.id] = r
-	root := s.root
+	if spec.root == "" {
+		spec.root = s.root
+	}
 	s.mu.Unlock()
-	if root == "" && recipePath != "" {
-		root = filepath.Dir(recipePath)
+	if spec.root == "" && spec.recipePath != "" {
+		spec.root = filepath.Dir(spec.recipePath)
 	}
-	if root == "" {
-		root, _ = os.Getwd()
+	if spec.root == "" {
+		spec.root, _ = os.Getwd()
 	}
-	if doc == nil {
-		doc = &agent.Doc{}
+	if spec.doc == nil {
+		spec.doc = &agent.Doc{}
 	}
-	go s.execute(ctx, r, doc, recipePath, prompt, root)
-	return map[string]any{"runId": r.id}, nil
+	go s.execute(ctx, r, spec)
+	reply := map[string]any{"runId": r.id}
+	if spec.sessionID != "" {
+		reply["sessionId"] = spec.sessionID
+	}
+	return reply, nil
 }
 
-func (s *Server) execute(ctx context.Context, r *agentRun, doc *agent.Doc, recipePath, prompt, root string) {
+func (s *Server) execute(ctx context.Context, r *agentRun, spec runSpec) {
 	defer r.cancel()
+	doc := spec.doc
 	title := doc.Title
 	if title == "" {
 		title = "ask"
 	}
+	r.mu.Lock()
+	r.title = title
+	r.mu.Unlock()
 	prog := s.beginProgress(ctx, r, "goose: "+title)
 	status := "completed"
 	defer func() { prog.end(status) }()
 
-	if recipePath != "" && !s.consent(ctx, doc, recipePath) {
+	if spec.recipePath != "" && !s.consent(ctx, doc, spec.recipePath) {
 		status = "declined"
 		s.runEvent(r, map[string]any{"kind": "done", "status": status})
 		return
 	}
-	cfg, err := config.Load(os.LookupEnv)
+	st, err := agent.LoadSettings(os.LookupEnv)
 	if err != nil {
 		status = s.runFailed(r, err)
 		return
 	}
-	mode, err := agent.ParseMode(cfg.GetOr("GOOSE_MODE", ""))
-	if err != nil {
-		status = s.runFailed(r, err)
-		return
+	if st.PermsErr != nil {
+		s.logMessage(2, "goose: "+st.PermsErr.Error())
 	}
+	cfg := st.Config
 	redactor := &agent.Redactor{}
-	ws := &editorWorkspace{s: s, root: root, onEdit: func(path string, before, after []byte) {
+	ws := &editorWorkspace{s: s, root: spec.root, annotate: r.annotation, onEdit: func(e turnEdit) {
 		r.mu.Lock()
-		r.edits[r.turn] = append(r.edits[r.turn], turnEdit{path: path, before: before, after: after})
+		r.edits[r.turn] = append(r.edits[r.turn], e)
 		turn := r.turn
 		r.mu.Unlock()
-		s.runEvent(r, map[string]any{"kind": "edit", "path": path, "turn": turn})
+		s.runEvent(r, map[string]any{"kind": "edit", "path": e.path, "turn": turn, "created": e.created})
 	}}
-	perms, _ := agent.LoadPermissions(filepath.Join(cfg.Dir, "permission.yaml"))
+	rec := s.recorder(r, spec, cfg.DataDir, redactor)
 	opts := agent.RunOptions{
-		RecipePath: recipePath, Prompt: prompt, Workspace: ws, Lookup: cfg.Get, Mode: mode, Perms: perms, Redactor: redactor,
+		RecipePath: spec.recipePath, Prompt: spec.prompt, Workspace: ws, Lookup: cfg.Get, Mode: st.Mode, Perms: st.Perms, Redactor: redactor,
+		History: spec.history,
 		Approver: agent.ApproverFunc(func(ctx context.Context, req agent.ApprovalRequest) (agent.Decision, error) {
 			return s.approve(ctx, req, redactor)
 		}),
-		Providers: func(settings provider.Settings) (provider.Setup, error) { return configure.Resolve(cfg.Get, settings) },
+		Providers: func(settings provider.Settings) (provider.Setup, error) {
+			setup, err := configure.Resolve(cfg.Get, settings)
+			if err == nil && rec != nil {
+				rec.SetProvider(setup.Name, setup.Model)
+			}
+			return setup, err
+		},
 	}
-	opts.Events = func(e agent.Event) { s.forward(r, prog, e, redactor) }
+	opts.Events = func(e agent.Event) {
+		if rec != nil && e.Kind == agent.EventUsage && e.Agent == "" {
+			rec.Usage(e.Usage)
+		}
+		s.forward(r, prog, e, redactor)
+	}
+	if rec != nil {
+		opts.Record = rec.Record
+	}
 	out, err := agent.RunDoc(ctx, doc, opts)
+	if rec != nil && rec.Err() != nil {
+		s.logMessage(2, "goose: storing the session failed: "+rec.Err().Error())
+	}
 	if err != nil {
 		status = s.runFailed(r, err)
 		return
@@ -324,75 +385,6 @@ func firstLine(s string) string {
 		s = s[:80] + "…"
 	}
 	return s
-}
-
-// approve asks the user through window/showMessageRequest; no answer is a denial.
-func (s *Server) approve(ctx context.Context, req agent.ApprovalRequest, red *agent.Redactor) (agent.Decision, error) {
-	msg := fmt.Sprintf("goose wants to run %s %s", req.Tool, red.Redact(target(req.Arguments)))
-	var res *struct {
-		Title string `json:"title"`
-	}
-	_, err := s.conn.Call(ctx, "window/showMessageRequest", map[string]any{
-		"type": 3, "message": msg,
-		"actions": []any{map[string]any{"title": "Allow once"}, map[string]any{"title": "Allow for this run"}, map[string]any{"title": "Deny"}},
-	}, &res)
-	if err != nil || res == nil {
-		return agent.Deny, nil
-	}
-	switch res.Title {
-	case "Allow once":
-		return agent.Allow, nil
-	case "Allow for this run":
-		return agent.AlwaysAllow, nil
-	}
-	return agent.Deny, nil
-}
-
-// consent shows, the first time a recipe is run, the commands it would execute and waits for the user.
-func (s *Server) consent(ctx context.Context, doc *agent.Doc, path string) bool {
-	var cmds []string
-	for _, e := range doc.Extensions {
-		if e.Type == "stdio" {
-			cmds = append(cmds, strings.TrimSpace(e.Cmd+" "+strings.Join(e.Args, " ")))
-		}
-	}
-	if doc.Retry != nil {
-		for _, c := range doc.Retry.Checks {
-			cmds = append(cmds, c.Command)
-		}
-		if doc.Retry.OnFailure != "" {
-			cmds = append(cmds, doc.Retry.OnFailure)
-		}
-	}
-	if len(cmds) == 0 {
-		return true
-	}
-	sum := sha256.Sum256([]byte(path + "\x00" + strings.Join(cmds, "\x00")))
-	key := hex.EncodeToString(sum[:])
-	s.mu.Lock()
-	ok := s.consented[key]
-	s.mu.Unlock()
-	if ok {
-		return true
-	}
-	var res *struct {
-		Title string `json:"title"`
-	}
-	_, err := s.conn.Call(ctx, "window/showMessageRequest", map[string]any{
-		"type":    2,
-		"message": fmt.Sprintf("Run %s? It will execute:\n%s", filepath.Base(path), "  "+strings.Join(cmds, "\n  ")),
-		"actions": []any{map[string]any{"title": "Run"}, map[string]any{"title": "Cancel"}},
-	}, &res)
-	if err != nil || res == nil || res.Title != "Run" {
-		return false
-	}
-	s.mu.Lock()
-	if s.consented == nil {
-		s.consented = map[string]bool{}
-	}
-	s.consented[key] = true
-	s.mu.Unlock()
-	return true
 }
 
 // recipeParameters lists a recipe's parameters for a client to ask for values.

@@ -30,7 +30,16 @@ type editorClient struct {
 	applied int
 }
 
+// editorCaps is the client's workspaceEdit capability of most tests: versioned edits and file creation.
+var editorCaps = map[string]any{"documentChanges": true, "resourceOperations": []string{"create"}}
+
 func newEditor(t *testing.T, root string, srv *wiretest.Server, env ...string) *editorClient {
+	t.Helper()
+	return newEditorWith(t, root, srv, editorCaps, nil, env...)
+}
+
+// newEditorWith starts a client with the given workspaceEdit capability and initializationOptions.
+func newEditorWith(t *testing.T, root string, srv *wiretest.Server, editCaps, initOpts map[string]any, env ...string) *editorClient {
 	t.Helper()
 	t.Setenv("GOOSE_PROVIDER", "openai")
 	t.Setenv("OPENAI_HOST", srv.URL)
@@ -44,9 +53,9 @@ func newEditor(t *testing.T, root string, srv *wiretest.Server, env ...string) *
 	c.Handle("window/workDoneProgress/create", func(json.RawMessage) (any, error) { return nil, nil })
 	c.Handle("workspace/applyEdit", c.applyEdit)
 	var res map[string]any
-	if err := c.Call("initialize", map[string]any{"processId": 1, "rootUri": string(lspuri.File(root)), "capabilities": map[string]any{
+	if err := c.Call("initialize", map[string]any{"processId": 1, "rootUri": string(lspuri.File(root)), "initializationOptions": initOpts, "capabilities": map[string]any{
 		"window":    map[string]any{"workDoneProgress": true},
-		"workspace": map[string]any{"workspaceEdit": map[string]any{"documentChanges": true, "resourceOperations": []string{"create"}}},
+		"workspace": map[string]any{"workspaceEdit": editCaps},
 	}}, &res); err != nil {
 		t.Fatal(err)
 	}
@@ -55,11 +64,15 @@ func newEditor(t *testing.T, root string, srv *wiretest.Server, env ...string) *
 }
 
 func (c *editorClient) open(path, text string) protocol.DocumentURI {
+	return c.openAs(path, "plaintext", text)
+}
+
+func (c *editorClient) openAs(path, languageID, text string) protocol.DocumentURI {
 	u := protocol.DocumentURI(lspuri.File(path))
 	c.mu.Lock()
 	c.bufs[u], c.vers[u] = text, 1
 	c.mu.Unlock()
-	c.Open(u, "plaintext", text)
+	c.Open(u, languageID, text)
 	return u
 }
 
@@ -103,6 +116,12 @@ func (c *editorClient) applyEdit(raw json.RawMessage) (any, error) {
 		if ch.Kind == "create" {
 			path := lspuri.URI(ch.URI).Filename()
 			if err := os.WriteFile(path, nil, 0o644); err != nil {
+				return map[string]any{"applied": false, "failureReason": err.Error()}, nil
+			}
+			continue
+		}
+		if ch.Kind == "delete" {
+			if err := os.Remove(lspuri.URI(ch.URI).Filename()); err != nil {
 				return map[string]any{"applied": false, "failureReason": err.Error()}, nil
 			}
 			continue

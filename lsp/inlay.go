@@ -12,38 +12,6 @@ import (
 
 func init() {
 	requests["textDocument/inlayHint"] = inlayHints
-	notifications["workspace/didChangeConfiguration"] = didChangeConfiguration
-}
-
-// settings are the client-configurable options.
-type settings struct {
-	InlayHints bool `json:"inlayHints"`
-}
-
-func didChangeConfiguration(_ context.Context, s *Server, raw json.RawMessage) error {
-	var p struct {
-		Settings json.RawMessage `json:"settings"`
-	}
-	if err := decode(raw, &p); err != nil {
-		return err
-	}
-	// accept {"goose": {...}}, {"goose-ls": {...}} or the settings object itself
-	var nested map[string]json.RawMessage
-	body := p.Settings
-	if json.Unmarshal(p.Settings, &nested) == nil {
-		for _, k := range []string{"goose", "goose-ls", "gooseLs"} {
-			if v, ok := nested[k]; ok {
-				body = v
-			}
-		}
-	}
-	var st settings
-	if len(body) > 0 && json.Unmarshal(body, &st) == nil {
-		s.mu.Lock()
-		s.settings = st
-		s.mu.Unlock()
-	}
-	return nil
 }
 
 func inlayHints(_ context.Context, s *Server, raw json.RawMessage) (any, error) {

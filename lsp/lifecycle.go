@@ -30,7 +30,8 @@ type initializeParams struct {
 		} `json:"general"`
 		Workspace struct {
 			WorkspaceEdit struct {
-				ResourceOperations []string `json:"resourceOperations"`
+				ResourceOperations      []string        `json:"resourceOperations"`
+				ChangeAnnotationSupport json.RawMessage `json:"changeAnnotationSupport"`
 			} `json:"workspaceEdit"`
 		} `json:"workspace"`
 	} `json:"capabilities"`
@@ -61,7 +62,12 @@ func initialize(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 		if op == "create" {
 			s.createFiles = true
 		}
+		if op == "delete" {
+			s.deleteFiles = true
+		}
 	}
+	ca := p.Capabilities.Workspace.WorkspaceEdit.ChangeAnnotationSupport
+	s.changeAnnotations = len(ca) > 0 && string(ca) != "null" && string(ca) != "false"
 	s.progress = p.Capabilities.Window.WorkDoneProgress
 	s.root = ""
 	if len(p.WorkspaceFolders) > 0 {
@@ -100,6 +106,7 @@ func capabilities(enc string) map[string]any {
 		"documentLinkProvider":      map[string]any{"resolveProvider": false},
 		"diagnosticProvider":        map[string]any{"interFileDependencies": true, "workspaceDiagnostics": false},
 		"inlayHintProvider":         true,
+		"codeLensProvider":          map[string]any{"resolveProvider": false},
 		"semanticTokensProvider": map[string]any{
 			"legend": map[string]any{"tokenTypes": tokenTypes, "tokenModifiers": []string{}},
 			"full":   true,

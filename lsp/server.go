@@ -14,6 +14,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/goose-ls/goose-ls/agent/session"
 )
 
 // Options configure a server.
@@ -45,6 +47,10 @@ type Server struct {
 	renameFiles bool
 	// createFiles: the client applies CreateFile operations
 	createFiles bool
+	// changeAnnotations: the client understands annotated workspace edits
+	changeAnnotations bool
+	// deleteFiles: the client applies DeleteFile operations
+	deleteFiles bool
 	// progress: the client creates work-done progress tokens
 	progress bool
 	// root is the workspace folder agent runs work in
@@ -54,6 +60,9 @@ type Server struct {
 	runSeq    int
 	consented map[string]bool
 	exitCode  int
+
+	storeMu sync.Mutex     // guards store (opened on the first run; disk work stays off mu)
+	store   *session.Store // goose's sessions database
 
 	queue  chan protocol.DocumentURI
 	cancel func(jsonrpc2.ID)
@@ -74,6 +83,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	case <-ctx.Done():
 	}
 	s.conn.Close()
+	s.closeStore()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.exitCode

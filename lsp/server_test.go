@@ -3,6 +3,7 @@
 package lsp_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -456,7 +457,7 @@ func TestCapabilities(t *testing.T) {
 		"codeActionProvider": "textDocument/codeAction", "documentSymbolProvider": "textDocument/documentSymbol",
 		"foldingRangeProvider": "textDocument/foldingRange", "documentLinkProvider": "textDocument/documentLink",
 		"diagnosticProvider": "textDocument/diagnostic", "inlayHintProvider": "textDocument/inlayHint",
-		"semanticTokensProvider": "textDocument/semanticTokens/full",
+		"semanticTokensProvider": "textDocument/semanticTokens/full", "codeLensProvider": "textDocument/codeLens",
 	}
 	for capName, method := range methods {
 		if caps[capName] == nil {
@@ -492,5 +493,38 @@ func TestRenameReachesParents(t *testing.T) {
 	if len(edit.DocumentChanges) != 2 || edit.DocumentChanges[1].TextDocument.URI != parent ||
 		edit.DocumentChanges[1].Edits[0].Range.Start != (protocol.Position{Line: 7, Character: 6}) {
 		t.Fatalf("rename: %+v", edit)
+	}
+}
+
+func TestRunRecipeCodeLensOnlyWhenTheClientRunsIt(t *testing.T) {
+	text := "# a recipe\ntitle: T\ndescription: D\nprompt: hi\n"
+	lenses := func(initOpts map[string]any, settings map[string]any) []map[string]any {
+		c := lsptest.New(t)
+		if err := c.Call("initialize", map[string]any{"capabilities": map[string]any{}, "initializationOptions": initOpts}, nil); err != nil {
+			t.Fatal(err)
+		}
+		c.Notify("initialized", map[string]any{})
+		if settings != nil {
+			c.Notify("workspace/didChangeConfiguration", map[string]any{"settings": settings})
+		}
+		c.Open(uri, "yaml", text)
+		c.Diagnostics(uri, 1)
+		var out []map[string]any
+		if err := c.Call("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": uri}}, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if got := lenses(nil, nil); len(got) != 0 {
+		t.Errorf("lens for a client that cannot run it: %v", got)
+	}
+	got := lenses(map[string]any{"runRecipeCommand": "goose.vscode.runRecipe"}, map[string]any{"goose": map[string]any{"inlayHints": true}})
+	if len(got) != 1 {
+		t.Fatalf("lenses %v", got)
+	}
+	b, _ := json.Marshal(got[0])
+	want := `{"command":{"arguments":[{"uri":"` + string(uri) + `"}],"command":"goose.vscode.runRecipe","title":"▶ Run recipe"},"range":{"end":{"character":0,"line":1},"start":{"character":0,"line":1}}}`
+	if string(b) != want {
+		t.Errorf("lens\n got %s\nwant %s", b, want)
 	}
 }

@@ -1,22 +1,32 @@
 // goose.undoTurn: revert one turn's edits as one workspace edit, only where the text is still what the
-// turn wrote.
+// turn wrote; files the turn created are deleted.
 
 package lsp
 
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/goose-ls/goose-ls/agent/tools"
+	"github.com/goose-ls/goose-ls/recipe/source"
 )
+
+// fileUndo is what undoing a turn does to one file.
+type fileUndo struct {
+	path         string
+	restore, now []byte // the text before the turn, and what the turn left
+	created      bool
+	onDisk       bool
+	version      *int32 // the open buffer's version (nil: not open)
+	lines        *source.LineIndex
+}
 
 func (s *Server) undoTurn(ctx context.Context, runID string, turn int) (any, error) {
 	s.mu.Lock()
 	r := s.runs[runID]
-	root := s.root
 	s.mu.Unlock()
 	if r == nil {
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: "no run " + runID}
@@ -25,36 +35,86 @@ func (s *Server) undoTurn(ctx context.Context, runID string, turn int) (any, err
 	edits := append([]turnEdit(nil), r.edits[turn]...)
 	r.mu.Unlock()
 	if len(edits) == 0 {
-		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: fmt.Sprintf("%s has no edits in turn %d", runID, turn)}
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: fmt.Sprintf("%s has no edits in turn %d to undo", runID, turn)}
 	}
-	ws := &editorWorkspace{s: s, root: root}
-	// the state to restore per file: the first before of the turn; what must be there now: the last after
-	first := map[string][]byte{}
-	last := map[string][]byte{}
-	var order []string
+	// per file: the first before of the turn is restored, the last after must still be there
+	files := map[string]*fileUndo{}
+	var order []*fileUndo
 	for _, e := range edits {
-		if _, seen := first[e.path]; !seen {
-			first[e.path] = e.before
-			order = append(order, e.path)
+		f := files[e.path]
+		if f == nil {
+			f = &fileUndo{path: e.path, restore: e.before, created: e.created, onDisk: e.onDisk}
+			files[e.path] = f
+			order = append(order, f)
 		}
-		last[e.path] = e.after
+		f.now = e.after
 	}
 	var changed []string
-	versions := map[string]tools.Version{}
-	for _, path := range order {
-		cur, ver, err := ws.Read(ctx, path)
-		if err != nil || string(cur) != string(last[path]) {
-			changed = append(changed, path)
+	s.mu.Lock()
+	utf8Enc, canDelete := s.utf8, s.deleteFiles
+	for _, f := range order {
+		if d := s.docs[fileURI(f.path)]; d != nil {
+			v := d.version
+			f.version, f.lines = &v, d.lines
+			if string(d.text) != string(f.now) {
+				changed = append(changed, f.path)
+			}
 		}
-		versions[path] = ver
+	}
+	s.mu.Unlock()
+	for _, f := range order {
+		if f.version == nil {
+			if disk, err := os.ReadFile(f.path); err != nil || string(disk) != string(f.now) {
+				changed = append(changed, f.path)
+			}
+			f.lines = source.NewLineIndex(f.now)
+		}
 	}
 	if len(changed) > 0 {
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidRequest, Message: "cannot undo: these files changed after the agent's edit: " + strings.Join(changed, ", ")}
 	}
-	for _, path := range order {
-		if err := ws.Write(ctx, path, first[path], versions[path]); err != nil {
-			return nil, &jsonrpc2.Error{Code: jsonrpc2.InternalError, Message: fmt.Sprintf("undo of %s failed: %v", path, err)}
+	var ops []any
+	var diskRemovals []string
+	for _, f := range order {
+		u := fileURI(f.path)
+		switch {
+		case f.created && f.onDisk:
+			diskRemovals = append(diskRemovals, f.path)
+		case f.created && canDelete:
+			ops = append(ops, map[string]any{"kind": "delete", "uri": u, "options": map[string]any{"ignoreIfNotExists": true}})
+		default: // restore the text (a created file the client cannot delete is emptied)
+			edit, same := minimalEdit(f.now, f.restore, f.lines, utf8Enc)
+			if same {
+				continue
+			}
+			var version any
+			if f.version != nil {
+				version = *f.version
+			}
+			ops = append(ops, map[string]any{"textDocument": map[string]any{"uri": u, "version": version}, "edits": []any{edit}})
 		}
 	}
-	return map[string]any{"reverted": order}, nil
+	if len(ops) > 0 {
+		ws := &editorWorkspace{s: s}
+		res, err := ws.apply(ctx, fmt.Sprintf("goose: undo turn %d of %s", turn, runID), ops)
+		if err != nil {
+			return nil, &jsonrpc2.Error{Code: jsonrpc2.InternalError, Message: "undo: " + err.Error()}
+		}
+		if !res.Applied {
+			return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidRequest, Message: "undo: the editor refused the edit: " + res.FailureReason}
+		}
+	}
+	for _, p := range diskRemovals {
+		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+			return nil, &jsonrpc2.Error{Code: jsonrpc2.InternalError, Message: "undo: " + err.Error()}
+		}
+	}
+	r.mu.Lock()
+	delete(r.edits, turn)
+	r.mu.Unlock()
+	reverted := []string{}
+	for _, f := range order {
+		reverted = append(reverted, f.path)
+	}
+	return map[string]any{"reverted": reverted}, nil
 }

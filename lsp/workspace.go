@@ -28,8 +28,15 @@ const diskVersion tools.Version = -2
 type editorWorkspace struct {
 	s    *Server
 	root string
-	// onEdit is told about every applied edit (path, old text, new text) for undo and events.
-	onEdit func(path string, before, after []byte)
+	// onEdit is told about every applied edit, for undo and events.
+	onEdit func(turnEdit)
+	// annotate names the change annotation of the edits being made now (nil: none).
+	annotate func() annotation
+}
+
+// annotation is an LSP change annotation: edits of one run turn share one.
+type annotation struct {
+	ID, Label, Description string
 }
 
 func (w *editorWorkspace) Root() string { return w.root }
@@ -82,8 +89,8 @@ func (w *editorWorkspace) Write(ctx context.Context, abs string, data []byte, ba
 	}
 	utf8Enc, canCreate := w.s.utf8, w.s.createFiles
 	w.s.mu.Unlock()
-
-	var change map[string]any
+	var ops []any
+	created := false
 	switch {
 	case d != nil:
 		if base != tools.Version(version) && !(base == diskVersion && diskMatches(abs, before)) {
@@ -93,10 +100,10 @@ func (w *editorWorkspace) Write(ctx context.Context, abs string, data []byte, ba
 		if same {
 			return nil
 		}
-		change = map[string]any{"documentChanges": []any{map[string]any{
+		ops = append(ops, map[string]any{
 			"textDocument": map[string]any{"uri": u, "version": version},
 			"edits":        []any{edit},
-		}}}
+		})
 	default:
 		disk, err := os.ReadFile(abs)
 		exists := err == nil
@@ -115,16 +122,15 @@ func (w *editorWorkspace) Write(ctx context.Context, abs string, data []byte, ba
 				return err
 			}
 			slog.Info("agent wrote a new file to disk (the client cannot create files through edits)", "path", abs)
-			w.report(abs, nil, data)
+			w.report(turnEdit{path: abs, after: data, created: true, onDisk: true})
 			return nil
 		}
-		var ops []any
 		if !exists {
 			if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 				return err
 			}
 			ops = append(ops, map[string]any{"kind": "create", "uri": u, "options": map[string]any{"ignoreIfExists": true}})
-			before = nil
+			before, created = nil, true
 		} else {
 			before = disk
 		}
@@ -133,11 +139,10 @@ func (w *editorWorkspace) Write(ctx context.Context, abs string, data []byte, ba
 			return nil
 		}
 		ops = append(ops, map[string]any{"textDocument": map[string]any{"uri": u, "version": nil}, "edits": []any{edit}})
-		change = map[string]any{"documentChanges": ops}
 	}
-	var res applyEditResult
-	if _, err := w.s.conn.Call(ctx, "workspace/applyEdit", map[string]any{"label": "goose: " + filepath.Base(abs), "edit": change}, &res); err != nil {
-		return fmt.Errorf("the editor did not apply the edit: %w", err)
+	res, err := w.apply(ctx, "goose: "+filepath.Base(abs), ops)
+	if err != nil {
+		return err
 	}
 	if !res.Applied {
 		reason := res.FailureReason
@@ -154,13 +159,40 @@ func (w *editorWorkspace) Write(ctx context.Context, abs string, data []byte, ba
 		w.s.mu.Unlock()
 		return errors.New("the editor refused the edit: " + reason)
 	}
-	w.report(abs, before, data)
+	w.report(turnEdit{path: abs, before: before, after: data, created: created})
 	return nil
 }
 
-func (w *editorWorkspace) report(path string, before, after []byte) {
+// apply sends documentChanges as one workspace/applyEdit, annotated when the client supports it.
+func (w *editorWorkspace) apply(ctx context.Context, label string, ops []any) (applyEditResult, error) {
+	edit := map[string]any{"documentChanges": ops}
+	w.s.mu.Lock()
+	annotations, review := w.s.changeAnnotations, w.s.settings.ReviewEdits
+	w.s.mu.Unlock()
+	if annotations && w.annotate != nil {
+		a := w.annotate()
+		for _, op := range ops {
+			m := op.(map[string]any)
+			if edits, ok := m["edits"].([]any); ok {
+				for _, e := range edits {
+					e.(map[string]any)["annotationId"] = a.ID
+				}
+			} else {
+				m["annotationId"] = a.ID
+			}
+		}
+		edit["changeAnnotations"] = map[string]any{a.ID: map[string]any{"label": a.Label, "description": a.Description, "needsConfirmation": review}}
+	}
+	var res applyEditResult
+	if _, err := w.s.conn.Call(ctx, "workspace/applyEdit", map[string]any{"label": label, "edit": edit}, &res); err != nil {
+		return res, fmt.Errorf("the editor did not apply the edit: %w", err)
+	}
+	return res, nil
+}
+
+func (w *editorWorkspace) report(e turnEdit) {
 	if w.onEdit != nil {
-		w.onEdit(path, before, after)
+		w.onEdit(e)
 	}
 }
 

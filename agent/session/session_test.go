@@ -79,3 +79,38 @@ func TestStore(t *testing.T) {
 		}
 	}
 }
+
+func TestRecorderCreatesOnFirstMessageAndResumes(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(DefaultPath(t.TempDir()), func(s string) string { return s })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var created []string
+	rec := &Recorder{Store: s, Meta: Session{Name: NameFor("/x/hello.yaml", "")}, OnCreate: func(id string) { created = append(created, id) }}
+	rec.Usage(provider.Usage{InputTokens: 99}) // before the session exists: nothing to add to
+	if rec.SessionID() != "" {
+		t.Fatal("session created before any message")
+	}
+	rec.SetProvider("openai", "gpt-4o")
+	rec.Record(provider.Message{Role: provider.User, Text: "hi"})
+	rec.SetProvider("anthropic", "claude") // too late: the session exists
+	rec.Record(provider.Message{Role: provider.Assistant, Text: "hello"})
+	rec.Usage(provider.Usage{InputTokens: 10, OutputTokens: 3})
+	if rec.Err() != nil || len(created) != 1 || created[0] != rec.SessionID() {
+		t.Fatalf("err %v created %v id %q", rec.Err(), created, rec.SessionID())
+	}
+	again := &Recorder{Store: s, ID: rec.SessionID()}
+	again.Record(provider.Message{Role: provider.User, Text: "more"})
+	sess, msgs, err := s.Get(ctx, rec.SessionID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sess.Name != "Recipe hello.yaml" || sess.Provider != "openai" || sess.Model != "gpt-4o" || sess.InputTokens != 10 || sess.OutputTokens != 3 || len(msgs) != 3 || msgs[2].Text != "more" {
+		t.Fatalf("session %+v messages %+v", sess, msgs)
+	}
+	if got := NameFor("", strings.Repeat("é", 70)); got != strings.Repeat("é", 60)+"…" {
+		t.Errorf("long prompt name %q", got)
+	}
+}

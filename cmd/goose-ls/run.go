@@ -17,7 +17,6 @@ import (
 	"sync"
 
 	"github.com/goose-ls/goose-ls/agent"
-	"github.com/goose-ls/goose-ls/agent/config"
 	"github.com/goose-ls/goose-ls/agent/provider"
 	"github.com/goose-ls/goose-ls/agent/provider/configure"
 	"github.com/goose-ls/goose-ls/agent/session"
@@ -107,16 +106,18 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	setLogLevel(stderr, f.debug)
-	cfg, err := config.Load(os.LookupEnv)
+	st, err := agent.LoadSettings(os.LookupEnv)
 	if err != nil {
 		fmt.Fprintln(stderr, "goose-ls run:", err)
+		if st.Config != nil { // the configuration loaded; GOOSE_MODE is wrong
+			return 2
+		}
 		return 1
 	}
-	mode, err := agent.ParseMode(cfg.GetOr("GOOSE_MODE", ""))
-	if err != nil {
-		fmt.Fprintln(stderr, "goose-ls run:", err)
-		return 2
+	if st.PermsErr != nil {
+		fmt.Fprintln(stderr, "goose-ls run:", st.PermsErr)
 	}
+	cfg, mode := st.Config, st.Mode
 	workdir := f.workdir
 	if workdir == "" {
 		workdir, _ = os.Getwd()
@@ -129,7 +130,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 
 	var store *session.Store
 	var history []provider.Message
-	sessionID := ""
+	var rec *session.Recorder
 	if !f.noSession || f.resume != "" {
 		store, err = session.Open(session.DefaultPath(cfg.DataDir), redactor.Redact)
 		if err != nil {
@@ -144,7 +145,8 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "goose-ls run:", err)
 			return 2
 		}
-		history, sessionID = msgs, sess.ID
+		history = msgs
+		rec = &session.Recorder{Store: store, ID: sess.ID}
 		if f.recipe == "" {
 			f.recipe = sess.RecipePath
 		}
@@ -195,12 +197,14 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		}
 		return agent.Deny, nil
 	})
-	perms, err := agent.LoadPermissions(filepath.Join(cfg.Dir, "permission.yaml"))
-	if err != nil {
-		fmt.Fprintln(stderr, "goose-ls run:", err)
+	if store != nil && rec == nil {
+		abs := ""
+		if f.recipe != "" {
+			abs, _ = filepath.Abs(f.recipe)
+		}
+		rec = &session.Recorder{Store: store, Meta: session.Session{Name: session.NameFor(f.recipe, f.prompt), WorkingDir: workdir, RecipePath: abs, RecipeValues: f.params},
+			OnCreate: func(id string) { fmt.Fprintf(stderr, "session %s\n", id) }}
 	}
-
-	var resolved provider.Setup
 	factory := func(s provider.Settings) (provider.Setup, error) {
 		if f.provider != "" {
 			s.Provider = f.provider
@@ -209,43 +213,26 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			s.Model = f.model
 		}
 		r, err := configure.Resolve(cfg.Get, s)
-		resolved = r
+		if rec != nil && err == nil {
+			rec.SetProvider(r.Name, r.Model)
+		}
 		return r, err
 	}
 
 	printer := &eventPrinter{stdout: stdout, stderr: stderr, redact: redactor.Redact, json: f.output == "json"}
-	var recordErr error
 	opts := agent.RunOptions{
 		RecipePath: f.recipe, Params: f.params, Prompt: f.prompt, Workspace: tools.Disk{Dir: workdir},
-		Providers: factory, Lookup: cfg.Get, Mode: mode, Approver: approver, Perms: perms, Ask: asker,
+		Providers: factory, Lookup: cfg.Get, Mode: mode, Approver: approver, Perms: st.Perms, Ask: asker,
 		MaxTurns: f.maxTurns, History: history, Redactor: redactor,
 	}
 	opts.Events = func(e agent.Event) {
 		printer.print(e)
-		if e.Kind == agent.EventUsage && store != nil && sessionID != "" && e.Agent == "" {
-			_ = store.AddUsage(ctx, sessionID, e.Usage)
+		if e.Kind == agent.EventUsage && rec != nil && e.Agent == "" {
+			rec.Usage(e.Usage)
 		}
 	}
-	if store != nil {
-		opts.Record = func(m provider.Message) {
-			if sessionID == "" {
-				abs := ""
-				if f.recipe != "" {
-					abs, _ = filepath.Abs(f.recipe)
-				}
-				id, err := store.Create(context.Background(), session.Session{Name: sessionName(f), WorkingDir: workdir, RecipePath: abs,
-					RecipeValues: f.params, Provider: resolved.Name, Model: resolved.Model})
-				if err != nil {
-					recordErr = err
-					return
-				}
-				sessionID = id
-				fmt.Fprintf(stderr, "session %s\n", id)
-			}
-			if err := store.Append(context.Background(), sessionID, m); err != nil && recordErr == nil {
-				recordErr = err
-			}
-		}
+	if rec != nil {
+		opts.Record = rec.Record
 	}
 	out, err := agent.RunRecipe(ctx, opts)
 	if err != nil {
@@ -256,23 +243,12 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		}
 		return 1
 	}
-	if recordErr != nil {
-		fmt.Fprintln(stderr, "goose-ls run: storing the session:", recordErr)
+	if rec != nil && rec.Err() != nil {
+		fmt.Fprintln(stderr, "goose-ls run: storing the session:", rec.Err())
 	}
 	printer.finish(out)
 	if out.Status == agent.StatusCompleted {
 		return 0
 	}
 	return 1
-}
-
-func sessionName(f *runFlags) string {
-	if f.recipe != "" {
-		return "Recipe " + filepath.Base(f.recipe)
-	}
-	name := f.prompt
-	if len(name) > 60 {
-		name = name[:60] + "…"
-	}
-	return name
 }

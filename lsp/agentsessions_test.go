@@ -1,0 +1,93 @@
+// Editor runs stored as sessions: goose.listSessions lists them; goose.resume continues one with its history.
+package lsp_test
+
+import (
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/goose-ls/goose-ls/agent/provider/wiretest"
+)
+
+func TestSessionsListAndResume(t *testing.T) {
+	root := t.TempDir()
+	var mu sync.Mutex
+	var second string // the conversation the model saw on the resumed run
+	srv := wiretest.OpenAI(func(n int, body map[string]any) wiretest.Reply {
+		if n == 1 {
+			msgs, _ := json.Marshal(body["messages"])
+			mu.Lock()
+			second = string(msgs)
+			mu.Unlock()
+			return wiretest.Reply{Text: "Second answer."}
+		}
+		return wiretest.Reply{Text: "First answer."}
+	})
+	defer srv.Close()
+	c := newEditor(t, root, srv)
+	id := c.run("goose.ask", map[string]any{"prompt": "what is the first thing?"})
+	c.waitDone(id)
+	created := c.WaitFor("goose/runEvent", func(p json.RawMessage) bool { return strings.Contains(string(p), `"kind":"session"`) })
+	var ev struct {
+		SessionID string `json:"sessionId"`
+	}
+	json.Unmarshal(created, &ev)
+
+	type listed struct {
+		ID         string `json:"id"`
+		Name       string `json:"name"`
+		WorkingDir string `json:"workingDir"`
+		Messages   int    `json:"messages"`
+	}
+	var list []listed
+	if err := c.Call("workspace/executeCommand", map[string]any{"command": "goose.listSessions"}, &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].ID != ev.SessionID || list[0].Messages != 2 || list[0].WorkingDir != root || !strings.HasPrefix(list[0].Name, "what is the first") {
+		t.Fatalf("sessions %+v (created %q)", list, ev.SessionID)
+	}
+
+	var res struct {
+		RunID     string `json:"runId"`
+		SessionID string `json:"sessionId"`
+	}
+	if err := c.Call("workspace/executeCommand", map[string]any{"command": "goose.resume", "arguments": []any{map[string]any{"sessionId": ev.SessionID, "prompt": "and the second?"}}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if done := c.waitDone(res.RunID); done["status"] != "completed" || res.SessionID != ev.SessionID {
+		t.Fatalf("resume %+v done %v", res, done)
+	}
+	mu.Lock()
+	seen := second
+	mu.Unlock()
+	if !strings.Contains(seen, "what is the first thing?") || !strings.Contains(seen, "First answer.") || !strings.Contains(seen, "and the second?") {
+		t.Errorf("the resumed run did not carry the history: %s", seen)
+	}
+	list = nil
+	if err := c.Call("workspace/executeCommand", map[string]any{"command": "goose.listSessions"}, &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].Messages != 4 {
+		t.Errorf("after resume %+v", list)
+	}
+	err := c.Call("workspace/executeCommand", map[string]any{"command": "goose.resume", "arguments": []any{map[string]any{"sessionId": "19990101_9"}}}, nil)
+	if err == nil || !strings.Contains(err.Error(), "no such session") {
+		t.Errorf("unknown session: %v", err)
+	}
+}
+
+func TestNoSessionsSettingStoresNothing(t *testing.T) {
+	root := t.TempDir()
+	srv := wiretest.OpenAI(wiretest.Replies(wiretest.Reply{Text: "ok"}))
+	defer srv.Close()
+	c := newEditorWith(t, root, srv, editorCaps, map[string]any{"noSessions": true})
+	c.waitDone(c.run("goose.ask", map[string]any{"prompt": "hi"}))
+	var list []map[string]any
+	if err := c.Call("workspace/executeCommand", map[string]any{"command": "goose.listSessions"}, &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 0 {
+		t.Errorf("noSessions stored %v", list)
+	}
+}

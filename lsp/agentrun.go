@@ -277,7 +277,11 @@ func (s *Server) execute(ctx context.Context, r *agentRun, spec runSpec) {
 			return s.approve(ctx, req, redactor)
 		}),
 		Providers: func(settings provider.Settings) (provider.Setup, error) {
-			setup, err := configure.Resolve(cfg.Get, settings)
+			resolve := func(settings provider.Settings) (provider.Setup, error) { return configure.Resolve(cfg.Get, settings) }
+			if s.opts.Providers != nil {
+				resolve = s.opts.Providers
+			}
+			setup, err := resolve(settings)
 			if err == nil && rec != nil {
 				rec.SetProvider(setup.Name, setup.Model)
 			}

@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/goose-ls/goose-ls/agent"
 	"github.com/goose-ls/goose-ls/agent/session"
 )
 
@@ -22,6 +23,8 @@ import (
 type Options struct {
 	// Workers is the number of concurrent document checks (0: GOMAXPROCS).
 	Workers int
+	// Providers replaces the configured LLM providers of agent runs (tests and benchmarks).
+	Providers agent.ProviderFactory
 }
 
 type lifecycle uint8
@@ -59,6 +62,8 @@ type Server struct {
 	runs      map[string]*agentRun
 	runSeq    int
 	consented map[string]bool
+	// changed is closed (and replaced) whenever a document changes, waking awaitChange
+	changed chan struct{}
 	exitCode  int
 
 	storeMu sync.Mutex     // guards store (opened on the first run; disk work stays off mu)
@@ -96,7 +101,7 @@ func newServer(rwc io.ReadWriteCloser, opts Options) *Server {
 	st := newStream(rwc)
 	return &Server{
 		conn: jsonrpc2.NewConn(st), stream: st, opts: opts,
-		docs: map[protocol.DocumentURI]*document{}, exitCode: 1,
+		docs: map[protocol.DocumentURI]*document{}, exitCode: 1, changed: make(chan struct{}),
 		queue: make(chan protocol.DocumentURI, 1024), closed: make(chan struct{}),
 	}
 }

@@ -105,6 +105,8 @@ func didChange(_ context.Context, s *Server, raw json.RawMessage) error {
 	d.text, d.lines, d.version = text, lines, p.TextDocument.Version
 	d.recipe = isRecipeDoc(d.lang, d.path, text)
 	path := d.path
+	close(s.changed)
+	s.changed = make(chan struct{})
 	s.mu.Unlock()
 	s.schedule(d.uri)
 	s.recheckDependents(path)

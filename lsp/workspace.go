@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
@@ -159,8 +160,34 @@ func (w *editorWorkspace) Write(ctx context.Context, abs string, data []byte, ba
 		w.s.mu.Unlock()
 		return errors.New("the editor refused the edit: " + reason)
 	}
+	if d != nil {
+		// the editor sends didChange before it answers; wait for it so the next read sees the edit
+		w.s.awaitChange(u, version, time.Second)
+	}
 	w.report(turnEdit{path: abs, before: before, after: data, created: created})
 	return nil
+}
+
+// awaitChange waits until the open document u is past version (or closed), at most timeout.
+func (s *Server) awaitChange(u protocol.DocumentURI, version int32, timeout time.Duration) {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		s.mu.Lock()
+		d := s.docs[u]
+		if d == nil || d.version != version {
+			s.mu.Unlock()
+			return
+		}
+		ch := s.changed
+		s.mu.Unlock()
+		select {
+		case <-ch:
+		case <-timer.C:
+			slog.Debug("lsp: the editor applied an edit but sent no didChange", "uri", u)
+			return
+		}
+	}
 }
 
 // apply sends documentChanges as one workspace/applyEdit, annotated when the client supports it.

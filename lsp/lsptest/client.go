@@ -29,6 +29,8 @@ type Client struct {
 	// handlers answer server-to-client requests (workspace/applyEdit, window/showMessageRequest, …);
 	// a request without a handler gets a null result.
 	handlers map[string]func(params json.RawMessage) (any, error)
+	// observers see notifications as they arrive (for timing in benchmarks)
+	observers map[string]func(params json.RawMessage)
 	// ExitCode receives the server's exit code when Serve returns.
 	ExitCode chan int
 }
@@ -36,11 +38,17 @@ type Client struct {
 // New starts a server and connects a client to it.
 func New(t testing.TB) *Client {
 	t.Helper()
+	return NewWith(t, lsp.Options{})
+}
+
+// NewWith starts a server with opts and connects a client to it.
+func NewWith(t testing.TB, opts lsp.Options) *Client {
+	t.Helper()
 	serverEnd, clientEnd := net.Pipe()
 	c := &Client{t: t, Raw: clientEnd, diags: map[protocol.DocumentURI]protocol.PublishDiagnosticsParams{}, ExitCode: make(chan int, 1)}
 	c.cond = sync.NewCond(&c.mu)
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { c.ExitCode <- lsp.Serve(ctx, serverEnd, lsp.Options{}) }()
+	go func() { c.ExitCode <- lsp.Serve(ctx, serverEnd, opts) }()
 	c.Conn = jsonrpc2.NewConn(jsonrpc2.NewStream(clientEnd))
 	c.Conn.Go(ctx, c.handle)
 	t.Cleanup(func() {
@@ -61,7 +69,11 @@ func (c *Client) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	}
 	c.cond.Broadcast()
 	h := c.handlers[req.Method()]
+	obs := c.observers[req.Method()]
 	c.mu.Unlock()
+	if obs != nil {
+		obs(req.Params())
+	}
 	if _, isCall := req.(*jsonrpc2.Call); isCall && h != nil {
 		res, err := h(req.Params())
 		return reply(ctx, res, err)
@@ -77,6 +89,16 @@ func (c *Client) Handle(method string, h func(params json.RawMessage) (any, erro
 		c.handlers = map[string]func(json.RawMessage) (any, error){}
 	}
 	c.handlers[method] = h
+}
+
+// Observe calls fn with the params of each message with this method as it arrives.
+func (c *Client) Observe(method string, fn func(params json.RawMessage)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.observers == nil {
+		c.observers = map[string]func(json.RawMessage){}
+	}
+	c.observers[method] = fn
 }
 
 // Received returns the params of every message with this method the server sent so far.

@@ -104,14 +104,22 @@ func benchRun(b *testing.B, p *stampedProvider) (edits, events []time.Duration) 
 		return map[string]any{"applied": true}, nil
 	})
 	var deltaArrived sync.Map
+	done := make(chan string, 1)
 	c.Observe("goose/runEvent", func(raw json.RawMessage) {
 		at := time.Now()
 		var ev struct {
-			Kind string `json:"kind"`
-			Text string `json:"text"`
+			Kind   string `json:"kind"`
+			Text   string `json:"text"`
+			Status string `json:"status"`
 		}
-		if json.Unmarshal(raw, &ev) == nil && ev.Kind == "text" {
+		if json.Unmarshal(raw, &ev) != nil {
+			return
+		}
+		switch ev.Kind {
+		case "text":
 			deltaArrived.Store(ev.Text, at)
+		case "done":
+			done <- ev.Status
 		}
 	})
 	if err := c.Call("initialize", map[string]any{"processId": 1, "rootUri": string(lspuri.File(root)), "initializationOptions": map[string]any{"noSessions": true},
@@ -127,9 +135,14 @@ func benchRun(b *testing.B, p *stampedProvider) (edits, events []time.Duration) 
 	if err := c.Call("workspace/executeCommand", map[string]any{"command": "goose.ask", "arguments": []any{map[string]any{"prompt": "go"}}}, &res); err != nil {
 		b.Fatal(err)
 	}
-	c.WaitFor("goose/runEvent", func(raw json.RawMessage) bool {
-		return strings.Contains(string(raw), `"kind":"done"`)
-	})
+	select {
+	case status := <-done:
+		if status != "completed" {
+			b.Fatalf("run ended %s", status)
+		}
+	case <-time.After(5 * time.Minute):
+		b.Fatal("the run did not end")
+	}
 	b.StopTimer()
 	mu.Lock()
 	defer mu.Unlock()

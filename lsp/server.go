@@ -63,8 +63,8 @@ type Server struct {
 	runSeq    int
 	consented map[string]bool
 	// changed is closed (and replaced) whenever a document changes, waking awaitChange
-	changed chan struct{}
-	exitCode  int
+	changed  chan struct{}
+	exitCode int
 
 	storeMu sync.Mutex     // guards store (opened on the first run; disk work stays off mu)
 	store   *session.Store // goose's sessions database

@@ -27,6 +27,7 @@ type editorClient struct {
 	bufs    map[protocol.DocumentURI]string
 	vers    map[protocol.DocumentURI]int32
 	refuse  func(uri protocol.DocumentURI) bool // answer applied:false (after the user typed)
+	ignore  bool                                // answer applied:true but change nothing (Neovim 0.7 on a stale version)
 	applied int
 }
 
@@ -112,6 +113,9 @@ func (c *editorClient) applyEdit(raw json.RawMessage) (any, error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.ignore {
+		return map[string]any{"applied": true}, nil
+	}
 	for _, ch := range p.Edit.DocumentChanges {
 		if ch.Kind == "create" {
 			path := lspuri.URI(ch.URI).Filename()

@@ -151,3 +151,28 @@ func TestEditsCarryOneChangeAnnotationPerTurn(t *testing.T) {
 		}
 	}
 }
+
+// A client that answers "applied" without changing the buffer (Neovim 0.7 skips an edit for an older
+// version and still says applied): the tool reports the edit as not made, with the buffer's text.
+func TestEditAnsweredAppliedButNotMadeIsAnError(t *testing.T) {
+	root := t.TempDir()
+	srv := editAndCreate("notes.txt")
+	defer srv.Close()
+	c := newEditor(t, root, srv)
+	c.ignore = true
+	os.WriteFile(filepath.Join(root, "notes.txt"), []byte("alpha\nbeta\n"), 0o644)
+	c.open(filepath.Join(root, "notes.txt"), "alpha\nbeta\n")
+	id := c.run("goose.ask", map[string]any{"prompt": "edit"})
+	c.waitDone(id)
+	end := c.WaitFor("goose/runEvent", func(p json.RawMessage) bool {
+		return strings.Contains(string(p), `"kind":"toolEnd"`) && strings.Contains(string(p), `"tool":"edit"`)
+	})
+	var ev struct {
+		Result  string `json:"result"`
+		IsError bool   `json:"isError"`
+	}
+	json.Unmarshal(end, &ev)
+	if !ev.IsError || !strings.Contains(ev.Result, "does not hold the edit") || !strings.Contains(ev.Result, "alpha\nbeta") {
+		t.Errorf("edit result %+v", ev)
+	}
+}

@@ -161,31 +161,40 @@ func (w *editorWorkspace) Write(ctx context.Context, abs string, data []byte, ba
 		return errors.New("the editor refused the edit: " + reason)
 	}
 	if d != nil {
-		// the editor sends didChange before it answers; wait for it so the next read sees the edit
-		w.s.awaitChange(u, version, time.Second)
+		// the editor sends didChange around its answer; wait until the buffer holds the edit, so the next
+		// read sees it and an edit the editor skipped (some answer applied for a stale version) is caught
+		if cur, ok := w.s.awaitText(u, data, time.Second); !ok {
+			return &StaleError{Path: abs, Current: cur, Reason: "the editor answered applied, but its buffer does not hold the edit"}
+		}
 	}
 	w.report(turnEdit{path: abs, before: before, after: data, created: created})
 	return nil
 }
 
-// awaitChange waits until the open document u is past version (or closed), at most timeout.
-func (s *Server) awaitChange(u protocol.DocumentURI, version int32, timeout time.Duration) {
+// awaitText waits, at most timeout, until the open document u holds want (or is closed); otherwise it
+// returns the document's text and false.
+func (s *Server) awaitText(u protocol.DocumentURI, want []byte, timeout time.Duration) (string, bool) {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	for {
 		s.mu.Lock()
 		d := s.docs[u]
-		if d == nil || d.version != version {
+		if d == nil || string(d.text) == string(want) {
 			s.mu.Unlock()
-			return
+			return "", true
 		}
 		ch := s.changed
 		s.mu.Unlock()
 		select {
 		case <-ch:
 		case <-timer.C:
-			slog.Debug("lsp: the editor applied an edit but sent no didChange", "uri", u)
-			return
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if d := s.docs[u]; d != nil && string(d.text) != string(want) {
+				slog.Debug("lsp: the editor answered an edit as applied, but the buffer does not hold it", "uri", u)
+				return string(d.text), false
+			}
+			return "", true
 		}
 	}
 }

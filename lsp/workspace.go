@@ -130,7 +130,7 @@ func (w *editorWorkspace) Write(ctx context.Context, abs string, data []byte, ba
 			if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 				return err
 			}
-			ops = append(ops, map[string]any{"kind": "create", "uri": u, "options": map[string]any{"ignoreIfExists": true}})
+			ops = append(ops, map[string]any{"kind": "create", "uri": u}) // no ignoreIfExists: Neovim 0.7 then only adds a buffer
 			before, created = nil, true
 		} else {
 			before = disk

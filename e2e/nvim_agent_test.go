@@ -1,0 +1,59 @@
+// End-to-end agent run from Debian's headless Neovim against the built binary and a scripted
+// OpenAI-format server: edits arrive in an open buffer while the user types in it.
+package e2e
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goose-ls/goose-ls/agent/provider/wiretest"
+)
+
+func TestNeovimRunRecipeEditsABufferWhileTheUserTypes(t *testing.T) {
+	nvim := requireTool(t, "nvim")
+	bin := buildServer(t)
+	root := t.TempDir()
+	marker := filepath.Join(t.TempDir(), "typed")
+	os.WriteFile(filepath.Join(root, "notes.txt"), []byte("alpha\nbeta\n"), 0o644)
+	recipe := filepath.Join(root, "tidy.yaml")
+	os.WriteFile(recipe, []byte("version: 1.0.0\ntitle: Tidy notes\ndescription: Edits notes.txt and writes created.txt\nprompt: Tidy notes.txt and write created.txt\n"), 0o644)
+
+	srv := wiretest.OpenAI(func(n int, _ map[string]any) wiretest.Reply {
+		switch n {
+		case 0:
+			return wiretest.Reply{Calls: []wiretest.Call{{Name: "edit", Args: `{"path":"notes.txt","before":"beta","after":"gamma"}`}}}
+		case 1: // go on once the user has typed
+			deadline := time.Now().Add(15 * time.Second)
+			for time.Now().Before(deadline) {
+				if _, err := os.Stat(marker); err == nil {
+					break
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			return wiretest.Reply{Calls: []wiretest.Call{
+				{Name: "write", Args: `{"path":"created.txt","content":"created by goose\n"}`},
+				{Name: "edit", Args: `{"path":"notes.txt","before":"alpha","after":"ALPHA"}`},
+			}}
+		}
+		return wiretest.Reply{Text: "Done."}
+	})
+	defer srv.Close()
+
+	script, _ := filepath.Abs("nvim_agent.lua")
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile "+script)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOSE_LS_BIN="+bin, "WORK_DIR="+root, "RECIPE_FILE="+recipe, "TYPED_MARKER="+marker,
+		"GOOSE_PROVIDER=openai", "OPENAI_HOST="+srv.URL, "OPENAI_API_KEY=sk-e2e", "GOOSE_MODE=auto",
+		"GOOSE_PATH_ROOT="+filepath.Join(t.TempDir(), "goose-home"))
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "OK") {
+		t.Fatalf("neovim run failed: %v\n%s", err, out)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,9 @@ import (
 // approve asks the user through window/showMessageRequest; no answer is a denial.
 func (s *Server) approve(ctx context.Context, req agent.ApprovalRequest, red *agent.Redactor) (agent.Decision, error) {
 	msg := fmt.Sprintf("goose wants to run %s %s", req.Tool, red.Redact(target(req.Arguments)))
+	if sum := changeSummary(req.Arguments); sum != "" {
+		msg += " (" + sum + ")"
+	}
 	var res *struct {
 		Title string `json:"title"`
 	}
@@ -81,4 +85,32 @@ func (s *Server) consent(ctx context.Context, doc *agent.Doc, path string) bool 
 	s.consented[key] = true
 	s.mu.Unlock()
 	return true
+}
+
+// changeSummary is a one-line summary of a file tool's change: lines removed and added.
+func changeSummary(args json.RawMessage) string {
+	var a struct {
+		Content *string `json:"content"`
+		Before  *string `json:"before"`
+		After   *string `json:"after"`
+	}
+	if json.Unmarshal(args, &a) != nil {
+		return ""
+	}
+	lines := func(s string) int {
+		if s == "" {
+			return 0
+		}
+		return strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1
+	}
+	switch {
+	case a.Before != nil && a.After != nil:
+		return fmt.Sprintf("-%d +%d lines", lines(*a.Before), lines(*a.After))
+	case a.Content != nil:
+		if n := lines(*a.Content); n != 1 {
+			return fmt.Sprintf("writes %d lines", n)
+		}
+		return "writes 1 line"
+	}
+	return ""
 }

@@ -357,7 +357,7 @@ func TestApprovalsAndCancel(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(asked) != 1 || !strings.Contains(asked[0], "write a.txt") {
+	if len(asked) != 1 || !strings.Contains(asked[0], "write a.txt (writes 1 line)") {
 		t.Errorf("asked %q", asked)
 	}
 	if msgs, _ := json.Marshal(srv.Requests()[1]["messages"]); !strings.Contains(string(msgs), "The user has declined to run this tool") {

@@ -176,3 +176,34 @@ func TestEditAnsweredAppliedButNotMadeIsAnError(t *testing.T) {
 		t.Errorf("edit result %+v", ev)
 	}
 }
+
+func TestApprovalAllowForThisRunAsksOnce(t *testing.T) {
+	root := t.TempDir()
+	srv := wiretest.OpenAI(wiretest.Replies(
+		wiretest.Reply{Calls: []wiretest.Call{{Name: "write", Args: `{"path":"a.txt","content":"a\nb\n"}`}}},
+		wiretest.Reply{Calls: []wiretest.Call{{Name: "write", Args: `{"path":"b.txt","content":"b"}`}}},
+		wiretest.Reply{Text: "Done."},
+	))
+	defer srv.Close()
+	c := newEditor(t, root, srv, "GOOSE_MODE", "approve")
+	var asked []string
+	c.Handle("window/showMessageRequest", func(raw json.RawMessage) (any, error) {
+		var p struct {
+			Message string `json:"message"`
+		}
+		json.Unmarshal(raw, &p)
+		asked = append(asked, p.Message) // approvals are asked one at a time
+		return map[string]any{"title": "Allow for this run"}, nil
+	})
+	if done := c.waitDone(c.run("goose.ask", map[string]any{"prompt": "write two files"})); done["status"] != "completed" {
+		t.Fatalf("done %v", done)
+	}
+	for _, f := range []string{"a.txt", "b.txt"} {
+		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
+			t.Errorf("%s not written after approval: %v", f, err)
+		}
+	}
+	if len(asked) != 1 || !strings.Contains(asked[0], "write a.txt (writes 2 lines)") {
+		t.Errorf("asked %q", asked)
+	}
+}

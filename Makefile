@@ -4,7 +4,7 @@ BIN := bin/goose-ls
 FUZZTIME ?= 30s
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 
-.PHONY: all build check-examples test test-short lint bench bench-lsp fuzz clean
+.PHONY: all build check-examples test test-short lint bench bench-lsp fuzz clean vsix vscode-test
 
 all: build
 
@@ -55,3 +55,17 @@ bench-lsp: build
 soak-lsp: build
 	$(GO) build -o bin/lspbench ./cmd/lspbench
 	./bin/lspbench -server bin/goose-ls -soak 30s
+
+# The VS Code extension: the goose-ls binary for this platform and the recipe schema bundled, the
+# extension bundled with esbuild, packaged with vsce into editors/vscode/goose-ls.vsix.
+VSCODE := editors/vscode
+VSCODE_PLATFORM := $(shell node -p 'process.platform + "-" + process.arch' 2>/dev/null)
+vsix: build
+	mkdir -p $(VSCODE)/bin/$(VSCODE_PLATFORM) $(VSCODE)/schema
+	$(GO) build -trimpath -ldflags "-s -w" -o $(VSCODE)/bin/$(VSCODE_PLATFORM)/goose-ls ./cmd/goose-ls
+	./$(BIN) schema > $(VSCODE)/schema/recipe.schema.json
+	cd $(VSCODE) && npm ci --no-audit --no-fund && npm run typecheck && npm run build && npm run package
+
+# The extension's unit tests (node --test; no VS Code needed).
+vscode-test:
+	cd $(VSCODE) && npm ci --no-audit --no-fund && npm test

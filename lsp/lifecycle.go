@@ -104,9 +104,10 @@ func capabilities(enc string) map[string]any {
 		"executeCommandProvider":    map[string]any{"commands": agentCommands},
 		"foldingRangeProvider":      true,
 		"documentLinkProvider":      map[string]any{"resolveProvider": false},
-		"diagnosticProvider":        map[string]any{"interFileDependencies": true, "workspaceDiagnostics": false},
-		"inlayHintProvider":         true,
-		"codeLensProvider":          map[string]any{"resolveProvider": false},
+		// no diagnosticProvider: diagnostics are pushed; a client that also pulled (VS Code does when it is
+		// advertised) would list every problem twice. textDocument/diagnostic still answers when asked.
+		"inlayHintProvider": true,
+		"codeLensProvider":  map[string]any{"resolveProvider": false},
 		"semanticTokensProvider": map[string]any{
 			"legend": map[string]any{"tokenTypes": tokenTypes, "tokenModifiers": []string{}},
 			"full":   true,

@@ -456,8 +456,11 @@ func TestCapabilities(t *testing.T) {
 		"documentHighlightProvider": "textDocument/documentHighlight", "renameProvider": "textDocument/rename",
 		"codeActionProvider": "textDocument/codeAction", "documentSymbolProvider": "textDocument/documentSymbol",
 		"foldingRangeProvider": "textDocument/foldingRange", "documentLinkProvider": "textDocument/documentLink",
-		"diagnosticProvider": "textDocument/diagnostic", "inlayHintProvider": "textDocument/inlayHint",
+		"inlayHintProvider": "textDocument/inlayHint",
 		"semanticTokensProvider": "textDocument/semanticTokens/full", "codeLensProvider": "textDocument/codeLens",
+	}
+	if caps["diagnosticProvider"] != nil {
+		t.Error("diagnosticProvider is advertised: clients that pull as well as receive pushes show every problem twice")
 	}
 	for capName, method := range methods {
 		if caps[capName] == nil {

@@ -456,7 +456,7 @@ func TestCapabilities(t *testing.T) {
 		"documentHighlightProvider": "textDocument/documentHighlight", "renameProvider": "textDocument/rename",
 		"codeActionProvider": "textDocument/codeAction", "documentSymbolProvider": "textDocument/documentSymbol",
 		"foldingRangeProvider": "textDocument/foldingRange", "documentLinkProvider": "textDocument/documentLink",
-		"inlayHintProvider": "textDocument/inlayHint",
+		"inlayHintProvider":      "textDocument/inlayHint",
 		"semanticTokensProvider": "textDocument/semanticTokens/full", "codeLensProvider": "textDocument/codeLens",
 	}
 	if caps["diagnosticProvider"] != nil {

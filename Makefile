@@ -68,4 +68,4 @@ vsix: build
 
 # The extension's unit tests (node --test; no VS Code needed).
 vscode-test:
-	cd $(VSCODE) && npm ci --no-audit --no-fund && npm test
+	cd $(VSCODE) && { test -d node_modules || npm ci --no-audit --no-fund; } && npm test

@@ -68,10 +68,10 @@ func (f *File) Complete(off int, fsys FS) []Item {
 	if m := extendsPrefixRE.FindStringSubmatch(prefix); m != nil {
 		return f.fileItems(m[1], Range{Start: off - len(m[1]), End: off})
 	}
-	if items, ok := f.completeTemplate(prefix, replace); ok {
+	base := f.structure(line) // the parameters are known even while the line being typed breaks the YAML
+	if items, ok := base.completeTemplate(prefix, replace); ok {
 		return items
 	}
-	base := f.structure(line)
 	if m := pathLineRE.FindStringSubmatch(prefix); m != nil {
 		if path := base.containerPath(lineStart, len(m[1])+len(m[2]), m[2] != ""); len(path) >= 2 && path[0].Key == "sub_recipes" {
 			return f.fileItems(m[3], Range{Start: off - len(m[3]), End: off})

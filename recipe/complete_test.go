@@ -40,6 +40,11 @@ func TestCompleteTemplateVariables(t *testing.T) {
 	if !has(got, "max_files", "recipe_dir") {
 		t.Errorf("inside {{: %v", got)
 	}
+	// the line being typed breaks the YAML (an unterminated string): the parameters are still offered
+	got = complete(t, "title: T\ndescription: D\nprompt: p\n"+params+"activities:\n  - \"{{ ‸\n")
+	if !has(got, "max_files", "recipe_dir") {
+		t.Errorf("inside {{ on a line that breaks the YAML: %v", got)
+	}
 	got = complete(t, "title: T\ndescription: D\nprompt: \"{{ max_files | up‸ }}\"\n"+params)
 	if !has(got, "upper", "indent", "default") || has(got, "max_files") {
 		t.Errorf("after |: %v", got)

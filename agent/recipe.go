@@ -97,11 +97,19 @@ type RunOptions struct {
 	MaxTurns  int // 0: settings → GOOSE_MAX_TURNS → 1000
 	History   []provider.Message
 	Events    func(Event)
-	Record    func(provider.Message)
+	Recorder  Recorder // stores the main conversation; nil: nothing is stored
 	Redactor  *Redactor
 	// agent names a sub-agent; depth guards recursion.
 	agent string
 	depth int
+}
+
+// Recorder stores a run's main conversation (session.Recorder is one): the provider and model that
+// answer, each message and each turn's token usage. Sub-agents are not recorded.
+type Recorder interface {
+	SetProvider(name, model string)
+	Record(provider.Message)
+	Usage(provider.Usage)
 }
 
 // ErrNoPrompt is returned when neither the recipe nor the caller gives a first message.
@@ -229,6 +237,20 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 		return Outcome{}, err
 	}
 	opts.Redactor.Add(model.Secrets...)
+	events := opts.Events
+	var record func(provider.Message)
+	if rec := opts.Recorder; rec != nil {
+		rec.SetProvider(model.Name, model.Model)
+		record = rec.Record
+		events = func(e Event) {
+			if e.Kind == EventUsage && e.Agent == "" {
+				rec.Usage(e.Usage)
+			}
+			if opts.Events != nil {
+				opts.Events(e)
+			}
+		}
+	}
 
 	mounts := startExtensions(ctx, doc, &opts)
 	var fo *FinalOutput
@@ -251,7 +273,7 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 		Provider: model.Provider, Model: model.Model, Temperature: model.Temperature, MaxTokens: model.MaxTokens,
 		Tools: box, Mode: opts.Mode, Approver: opts.Approver, Permissions: opts.Perms, MaxTurns: maxTurns,
 		FinalOutput: fo, ContextLimit: model.ContextLimit, WorkDir: opts.Workspace.Root(), Agent: opts.agent,
-		Events: opts.Events, Record: opts.Record,
+		Events: events, Record: record,
 	}
 	if v, ok := opts.lookup("GOOSE_AUTO_COMPACT_THRESHOLD"); ok {
 		fmt.Sscan(v, &cfg.CompactThreshold)

@@ -134,7 +134,7 @@ func (s *subRecipes) Call(ctx context.Context, name string, args json.RawMessage
 		child.Params = params
 		child.Prompt = ""
 		child.History = nil
-		child.Record = nil
+		child.Recorder = nil
 		child.depth = s.opts.depth + 1
 		child.agent = name
 		if len(in.TaskParameters) > 1 {

@@ -276,26 +276,14 @@ func (s *Server) execute(ctx context.Context, r *agentRun, spec runSpec) {
 		Approver: agent.ApproverFunc(func(ctx context.Context, req agent.ApprovalRequest) (agent.Decision, error) {
 			return s.approve(ctx, req, redactor)
 		}),
-		Providers: func(settings provider.Settings) (provider.Setup, error) {
-			resolve := func(settings provider.Settings) (provider.Setup, error) { return configure.Resolve(cfg.Get, settings) }
-			if s.opts.Providers != nil {
-				resolve = s.opts.Providers
-			}
-			setup, err := resolve(settings)
-			if err == nil && rec != nil {
-				rec.SetProvider(setup.Name, setup.Model)
-			}
-			return setup, err
-		},
+		Providers: s.opts.Providers,
+		Events:    func(e agent.Event) { s.forward(r, prog, e, redactor) },
 	}
-	opts.Events = func(e agent.Event) {
-		if rec != nil && e.Kind == agent.EventUsage && e.Agent == "" {
-			rec.Usage(e.Usage)
-		}
-		s.forward(r, prog, e, redactor)
+	if opts.Providers == nil {
+		opts.Providers = func(settings provider.Settings) (provider.Setup, error) { return configure.Resolve(cfg.Get, settings) }
 	}
-	if rec != nil {
-		opts.Record = rec.Record
+	if rec != nil { // (a nil *Recorder in the interface would not be nil)
+		opts.Recorder = rec
 	}
 	out, err := agent.RunDoc(ctx, doc, opts)
 	if rec != nil && rec.Err() != nil {

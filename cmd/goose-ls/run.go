@@ -212,11 +212,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		if f.model != "" {
 			s.Model = f.model
 		}
-		r, err := configure.Resolve(cfg.Get, s)
-		if rec != nil && err == nil {
-			rec.SetProvider(r.Name, r.Model)
-		}
-		return r, err
+		return configure.Resolve(cfg.Get, s)
 	}
 
 	printer := &eventPrinter{stdout: stdout, stderr: stderr, redact: redactor.Redact, json: f.output == "json"}
@@ -225,14 +221,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		Providers: factory, Lookup: cfg.Get, Mode: mode, Approver: approver, Perms: st.Perms, Ask: asker,
 		MaxTurns: f.maxTurns, History: history, Redactor: redactor,
 	}
-	opts.Events = func(e agent.Event) {
-		printer.print(e)
-		if e.Kind == agent.EventUsage && rec != nil && e.Agent == "" {
-			rec.Usage(e.Usage)
-		}
-	}
-	if rec != nil {
-		opts.Record = rec.Record
+	opts.Events = printer.print
+	if rec != nil { // (a nil *Recorder in the interface would not be nil)
+		opts.Recorder = rec
 	}
 	out, err := agent.RunRecipe(ctx, opts)
 	if err != nil {

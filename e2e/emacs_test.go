@@ -3,11 +3,8 @@
 package e2e
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 )
@@ -20,13 +17,6 @@ func TestEmacsEglotDiagnostics(t *testing.T) {
 	recipe := filepath.Join(dir, "write.yaml")
 	os.WriteFile(recipe, []byte("title: Writer\ndescription: Writes about a topic\nprompt: \"Write about {{ topic }}\"\n"), 0o644)
 	script, _ := filepath.Abs("emacs_eglot.el")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, emacs, "--batch", "-Q", "-l", script)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOOSE_LS_BIN="+bin, "RECIPE_FILE="+recipe, "HOME="+t.TempDir())
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "OK") {
-		t.Fatalf("emacs run failed: %v\n%s", err, out)
-	}
+	runScript(t, 60*time.Second, dir, []string{"GOOSE_LS_BIN=" + bin, "RECIPE_FILE=" + recipe, "HOME=" + t.TempDir()}, "OK",
+		emacs, "--batch", "-Q", "-l", script)
 }

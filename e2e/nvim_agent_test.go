@@ -3,11 +3,8 @@
 package e2e
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -45,15 +42,6 @@ func TestNeovimRunRecipeEditsABufferWhileTheUserTypes(t *testing.T) {
 	defer srv.Close()
 
 	script, _ := filepath.Abs("nvim_agent.lua")
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile "+script)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOSE_LS_BIN="+bin, "WORK_DIR="+root, "RECIPE_FILE="+recipe, "TYPED_MARKER="+marker,
-		"GOOSE_PROVIDER=openai", "OPENAI_HOST="+srv.URL, "OPENAI_API_KEY=sk-e2e", "GOOSE_MODE=auto",
-		"GOOSE_PATH_ROOT="+filepath.Join(t.TempDir(), "goose-home"))
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "OK") {
-		t.Fatalf("neovim run failed: %v\n%s", err, out)
-	}
+	env := append([]string{"GOOSE_LS_BIN=" + bin, "WORK_DIR=" + root, "RECIPE_FILE=" + recipe, "TYPED_MARKER=" + marker}, agentEnv(srv, t.TempDir())...)
+	runScript(t, 90*time.Second, root, env, "OK", nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile "+script)
 }

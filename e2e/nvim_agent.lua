@@ -5,10 +5,8 @@ local root = os.getenv('WORK_DIR')
 local recipe = os.getenv('RECIPE_FILE')
 local marker = os.getenv('TYPED_MARKER')
 
-local function fail(msg)
-  io.stderr:write('FAIL: ' .. msg .. '\n')
-  vim.cmd('cquit 2')
-end
+local h = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/nvim_helpers.lua')
+local fail = h.fail
 
 local done_status
 local id = vim.lsp.start_client({
@@ -27,7 +25,7 @@ local buf = vim.api.nvim_get_current_buf()
 vim.lsp.buf_attach_client(buf, id)
 if not vim.wait(10000, function() return client.initialized end, 20) then fail('not initialized') end
 
-local function text(b) return table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n') end
+local text = h.text
 
 local run_id
 client.request('workspace/executeCommand', { command = 'goose.runRecipe', arguments = { { uri = vim.uri_from_fname(recipe) } } },

@@ -3,12 +3,8 @@
 local bin = os.getenv('GOOSE_LS_BIN')
 local file = os.getenv('RECIPE_FILE')
 
-local function fail(msg)
-  io.stderr:write('FAIL: ' .. msg .. '\n')
-  vim.cmd('cquit 2')
-end
-
-local function lines() return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n') end
+local h = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/nvim_helpers.lua')
+local fail = h.fail
 
 vim.cmd('edit ' .. file)
 local buf = vim.api.nvim_get_current_buf()
@@ -31,29 +27,13 @@ if not vim.wait(10000, function() return undefined_count() == 2 end, 20) then
   fail('expected 2 PARAM-UNDEFINED diagnostics, got ' .. vim.inspect(vim.diagnostic.get(buf)))
 end
 
-local function request(method, params)
-  local result, done = nil, false
-  client.request(method, params, function(err, res)
-    if err then fail(method .. ': ' .. vim.inspect(err)) end
-    result, done = res, true
-  end, buf)
-  if not vim.wait(5000, function() return done end, 10) then fail(method .. ' timed out') end
-  return result
-end
-
+local function request(method, params) return h.request(client, buf, method, params) end
+local function lines() return h.text(buf) end
 local uri = vim.uri_from_bufnr(buf)
 
 -- 2. quick fix from the first diagnostic, applied through Neovim
 local d = vim.diagnostic.get(buf)[1]
-local range = { start = { line = d.lnum, character = d.col }, ['end'] = { line = d.end_lnum, character = d.end_col } }
-local actions = request('textDocument/codeAction', { textDocument = { uri = uri }, range = range,
-  context = { diagnostics = vim.lsp.diagnostic.get_line_diagnostics(buf, d.lnum) } })
-local fix
-for _, a in ipairs(actions or {}) do
-  if a.title == 'Add parameter "topic"' then fix = a end
-end
-if not fix then fail('no "Add parameter" quick fix: ' .. vim.inspect(actions)) end
-vim.lsp.util.apply_workspace_edit(fix.edit, 'utf-16')
+h.apply_fix(client, buf, d, 'Add parameter "topic"')
 if not lines():find('  - key: topic', 1, true) then fail('quick fix not applied:\n' .. lines()) end
 if not vim.wait(10000, function() return undefined_count() == 0 end, 20) then
   fail('diagnostics did not clear after the quick fix: ' .. vim.inspect(vim.diagnostic.get(buf)))
@@ -62,9 +42,7 @@ end
 -- 3. completion inside {{ }} lists the parameter (cursor after `{{ to` on line 2)
 local line2 = vim.api.nvim_buf_get_lines(buf, 2, 3, false)[1]
 local col = line2:find('{{ topic', 1, true) + 4
-local comp = request('textDocument/completion', { textDocument = { uri = uri }, position = { line = 2, character = col } })
-local labels = {}
-for _, it in ipairs((comp and comp.items) or comp or {}) do labels[it.label] = true end
+local labels = h.completion_labels(client, buf, 2, col)
 if not labels['topic'] or not labels['recipe_dir'] then fail('completion lacks topic/recipe_dir: ' .. vim.inspect(labels) .. '\n' .. lines() .. '\n' .. vim.inspect(vim.diagnostic.get(buf))) end
 
 -- 4. rename the parameter everywhere

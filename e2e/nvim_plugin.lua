@@ -3,10 +3,8 @@
 -- and the agent editing another open buffer. Exits non-zero on any failure or timeout.
 local bin, plugin, root = os.getenv('GOOSE_LS_BIN'), os.getenv('PLUGIN_DIR'), os.getenv('WORK_DIR')
 
-local function fail(msg)
-  io.stderr:write('FAIL: ' .. msg .. '\n')
-  vim.cmd('cquit 2')
-end
+local h = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/nvim_helpers.lua')
+local fail = h.fail
 
 vim.opt.runtimepath:prepend(plugin)
 require('goose_ls').setup({ cmd = { bin }, init_options = { noSessions = true } })
@@ -23,7 +21,7 @@ vim.cmd('edit ' .. root .. '/recipes/write.yaml')
 local buf = vim.api.nvim_get_current_buf()
 if vim.bo[buf].filetype ~= 'yaml' or not vim.b[buf].goose_recipe then fail('recipe not recognised: ft=' .. vim.bo[buf].filetype) end
 
-local function lines(b) return table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n') end
+local lines = h.text
 local function client() return require('goose_ls').client(buf) end
 if not vim.wait(10000, function() return client() ~= nil and client().initialized end, 20) then fail('goose-ls did not start') end
 if not vim.lsp.buf_is_attached(notes, client().id) then fail('notes.txt is not synced (sync_all_buffers)') end
@@ -36,34 +34,17 @@ local function missing()
 end
 if not vim.wait(10000, function() return missing() ~= nil end, 20) then fail('no diagnostic: ' .. vim.inspect(vim.diagnostic.get(buf))) end
 
-local function request(method, params)
-  local result, done = nil, false
-  client().request(method, params, function(err, res)
-    if err then fail(method .. ': ' .. vim.inspect(err)) end
-    result, done = res, true
-  end, buf)
-  if not vim.wait(5000, function() return done end, 10) then fail(method .. ' timed out') end
-  return result
-end
+local function request(method, params) return h.request(client(), buf, method, params) end
 local uri = vim.uri_from_bufnr(buf)
 
 -- quick fix
-local d = missing()
-local range = { start = { line = d.lnum, character = d.col }, ['end'] = { line = d.end_lnum, character = d.end_col } }
-local actions = request('textDocument/codeAction', { textDocument = { uri = uri }, range = range,
-  context = { diagnostics = vim.lsp.diagnostic.get_line_diagnostics(buf, d.lnum) } })
-local fix
-for _, a in ipairs(actions or {}) do if a.title == 'Add parameter "topic"' then fix = a end end
-if not fix then fail('no quick fix: ' .. vim.inspect(actions)) end
-vim.lsp.util.apply_workspace_edit(fix.edit, 'utf-16')
+h.apply_fix(client(), buf, missing(), 'Add parameter "topic"')
 if not vim.wait(10000, function() return missing() == nil end, 20) then fail('diagnostic stayed after the fix') end
 
 -- completion inside {{ }}
 local row = 2
 local col = vim.api.nvim_buf_get_lines(buf, row, row + 1, false)[1]:find('{{ topic', 1, true) + 4
-local comp = request('textDocument/completion', { textDocument = { uri = uri }, position = { line = row, character = col } })
-local labels = {}
-for _, it in ipairs((comp and comp.items) or comp or {}) do labels[it.label] = true end
+local labels = h.completion_labels(client(), buf, row, col)
 if not labels['topic'] then fail('completion lacks topic: ' .. vim.inspect(labels)) end
 
 -- code lens: the client said it runs goose.runRecipe

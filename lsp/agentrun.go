@@ -261,7 +261,7 @@ func (s *Server) execute(ctx context.Context, r *agentRun, spec runSpec) {
 		s.logMessage(2, "goose: "+st.PermsErr.Error())
 	}
 	cfg := st.Config
-	redactor := &agent.Redactor{}
+	redactor := s.redactor
 	ws := &editorWorkspace{s: s, root: spec.root, annotate: r.annotation, onEdit: func(e turnEdit) {
 		r.mu.Lock()
 		r.edits[r.turn] = append(r.edits[r.turn], e)
@@ -269,7 +269,7 @@ func (s *Server) execute(ctx context.Context, r *agentRun, spec runSpec) {
 		r.mu.Unlock()
 		s.runEvent(r, map[string]any{"kind": "edit", "path": e.path, "turn": turn, "created": e.created})
 	}}
-	rec := s.recorder(r, spec, cfg.DataDir, redactor)
+	rec := s.recorder(r, spec, cfg.DataDir)
 	opts := agent.RunOptions{
 		RecipePath: spec.recipePath, Prompt: spec.prompt, Workspace: ws, Lookup: cfg.Get, Mode: st.Mode, Perms: st.Perms, Redactor: redactor,
 		History: spec.history,

@@ -18,14 +18,15 @@ import (
 	"github.com/goose-ls/goose-ls/agent/session"
 )
 
-// sessionStore opens the sessions database once; later calls share it.
-func (s *Server) sessionStore(dataDir string, redact func(string) string) (*session.Store, error) {
+// sessionStore opens the sessions database once; later calls share it. It redacts with the server's
+// redactor, which every run adds its secrets to.
+func (s *Server) sessionStore(dataDir string) (*session.Store, error) {
 	s.storeMu.Lock()
 	defer s.storeMu.Unlock()
 	if s.store != nil {
 		return s.store, nil
 	}
-	st, err := session.Open(session.DefaultPath(dataDir), redact)
+	st, err := session.Open(session.DefaultPath(dataDir), s.redactor.Redact)
 	if err != nil {
 		return nil, err
 	}
@@ -44,14 +45,14 @@ func (s *Server) closeStore() {
 }
 
 // recorder stores the run as a session, or returns nil (sessions off, or the store cannot open).
-func (s *Server) recorder(r *agentRun, spec runSpec, dataDir string, red *agent.Redactor) *session.Recorder {
+func (s *Server) recorder(r *agentRun, spec runSpec, dataDir string) *session.Recorder {
 	s.mu.Lock()
 	off := s.settings.NoSessions
 	s.mu.Unlock()
 	if off {
 		return nil
 	}
-	store, err := s.sessionStore(dataDir, red.Redact)
+	store, err := s.sessionStore(dataDir)
 	if err != nil {
 		s.logMessage(2, "goose: sessions are not stored: "+err.Error())
 		return nil
@@ -69,7 +70,7 @@ func (s *Server) storeForRequest() (*session.Store, error) {
 	if err != nil {
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.InternalError, Message: err.Error()}
 	}
-	store, err := s.sessionStore(cfg.DataDir, (&agent.Redactor{}).Redact)
+	store, err := s.sessionStore(cfg.DataDir)
 	if err != nil {
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.InternalError, Message: "sessions: " + err.Error()}
 	}

@@ -3,6 +3,8 @@ package lsp_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -89,5 +91,34 @@ func TestNoSessionsSettingStoresNothing(t *testing.T) {
 	}
 	if len(list) != 0 {
 		t.Errorf("noSessions stored %v", list)
+	}
+}
+
+// The store is opened once per server; every run's secrets must still be redacted in it, also when a
+// listing opened the store before any run registered a secret.
+func TestSessionsRedactSecretsWhoeverOpenedTheStore(t *testing.T) {
+	root := t.TempDir()
+	srv := wiretest.OpenAI(wiretest.Replies(wiretest.Reply{Text: "your key is sk-lsp-test, keep it safe"}))
+	defer srv.Close()
+	c := newEditor(t, root, srv)
+	var list []map[string]any
+	if err := c.Call("workspace/executeCommand", map[string]any{"command": "goose.listSessions"}, &list); err != nil {
+		t.Fatal(err)
+	}
+	c.waitDone(c.run("goose.ask", map[string]any{"prompt": "what is my key?"}))
+	files, _ := filepath.Glob(filepath.Join(root, ".goose-home", "*", "sessions", "sessions.db*"))
+	if len(files) == 0 {
+		t.Fatal("no sessions database")
+	}
+	stored := false
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		if strings.Contains(string(data), "sk-lsp-test") {
+			t.Errorf("%s holds the API key", f)
+		}
+		stored = stored || strings.Contains(string(data), "keep it safe")
+	}
+	if !stored {
+		t.Error("the reply was not stored (the check above proves nothing)")
 	}
 }

@@ -68,6 +68,8 @@ type Server struct {
 
 	storeMu sync.Mutex     // guards store (opened on the first run; disk work stays off mu)
 	store   *session.Store // goose's sessions database
+	// redactor knows every run's secrets: the store, opened once, and all output redact with it
+	redactor *agent.Redactor
 
 	queue  chan protocol.DocumentURI
 	cancel func(jsonrpc2.ID)
@@ -101,7 +103,7 @@ func newServer(rwc io.ReadWriteCloser, opts Options) *Server {
 	st := newStream(rwc)
 	return &Server{
 		conn: jsonrpc2.NewConn(st), stream: st, opts: opts,
-		docs: map[protocol.DocumentURI]*document{}, exitCode: 1, changed: make(chan struct{}),
+		docs: map[protocol.DocumentURI]*document{}, exitCode: 1, changed: make(chan struct{}), redactor: &agent.Redactor{},
 		queue: make(chan protocol.DocumentURI, 1024), closed: make(chan struct{}),
 	}
 }

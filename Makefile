@@ -60,10 +60,10 @@ soak-lsp: build
 # extension bundled with esbuild, packaged with vsce into editors/vscode/goose-ls.vsix.
 VSCODE := editors/vscode
 VSCODE_PLATFORM := $(shell node -p 'process.platform + "-" + process.arch' 2>/dev/null)
-vsix: build
+vsix:
 	mkdir -p $(VSCODE)/bin/$(VSCODE_PLATFORM) $(VSCODE)/schema
 	$(GO) build -trimpath -ldflags "-s -w" -o $(VSCODE)/bin/$(VSCODE_PLATFORM)/goose-ls ./cmd/goose-ls
-	./$(BIN) schema > $(VSCODE)/schema/recipe.schema.json
+	$(VSCODE)/bin/$(VSCODE_PLATFORM)/goose-ls schema > $(VSCODE)/schema/recipe.schema.json
 	cd $(VSCODE) && npm ci --no-audit --no-fund && npm run typecheck && npm run build && npm run package
 
 # The extension's unit tests (node --test; no VS Code needed).

@@ -88,8 +88,7 @@ export function registerCommands(ctx: vscode.ExtensionContext, server: GooseServ
 }
 
 function started(server: GooseServer, res: Started): void {
-  server.log.last = res.runId;
-  server.log.record({ runId: res.runId, kind: "queued" });
+  server.log.started(res.runId);
   server.updateStatus();
   server.transcript.show(true);
 }

@@ -33,14 +33,17 @@ local function root_for(bufnr)
   return vim.fn.getcwd()
 end
 
+-- init_options are the user's initializationOptions plus the code lens command this plugin runs
+local function init_options()
+  return vim.tbl_extend('force', { runRecipeCommand = 'goose.runRecipe' }, M.config.init_options)
+end
+
 local function client_config(bufnr)
-  local init = vim.tbl_extend('force', { runRecipeCommand = 'goose.runRecipe' }, M.config.init_options)
-  if vim.tbl_isempty(init) then init = vim.empty_dict() end
   return {
     name = 'goose-ls',
     cmd = M.config.cmd,
     root_dir = root_for(bufnr),
-    init_options = init,
+    init_options = init_options(),
     handlers = run.handlers(),
     on_attach = M.config.on_attach,
   }
@@ -79,7 +82,7 @@ function M.setup(opts)
     vim.lsp.config('goose_ls', {
       cmd = M.config.cmd, root_markers = M.config.root_markers,
       filetypes = (not M.config.sync_all_buffers) and M.config.filetypes or nil,
-      init_options = vim.tbl_extend('force', { runRecipeCommand = 'goose.runRecipe' }, M.config.init_options),
+      init_options = init_options(),
       handlers = run.handlers(), on_attach = M.config.on_attach,
     })
     vim.lsp.enable('goose_ls')

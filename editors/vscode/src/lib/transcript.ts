@@ -79,6 +79,12 @@ export class RunLog {
     if (ev.kind === "done" && !ev.agent) r.status = ev.status;
   }
 
+  /** started notes a run the server just accepted: it is running and the one undo applies to. */
+  started(runId: string): void {
+    this.last = runId;
+    if (!this.runs.has(runId)) this.runs.set(runId, { turns: [] });
+  }
+
   /** running lists runs without a final status. */
   running(): string[] {
     return [...this.runs.entries()].filter(([, r]) => r.status === undefined).map(([id]) => id);

@@ -79,7 +79,8 @@ test("transcript rendering and the run log", () => {
   assert.equal(render({ runId: "run-1", kind: "finalOutput", text: '{"a":1}' }), '\nfinal output: {"a":1}\n');
   assert.equal(render({ runId: "run-1", kind: "done", status: "completed" }), "\n=== completed ===\n");
   const log = new RunLog();
-  log.last = "run-1";
+  log.started("run-1");
+  assert.deepEqual(log.running(), ["run-1"]);
   for (const ev of [
     { runId: "run-1", kind: "edit", turn: 1 },
     { runId: "run-1", kind: "edit", turn: 1 },

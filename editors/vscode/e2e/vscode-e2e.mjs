@@ -94,14 +94,45 @@ try {
     await page.waitForTimeout(400);
     await input.press("Enter");
   };
+  // openFile opens a workspace file through Quick Open, waiting for the file search to list it; on a slow
+  // machine the first search can come back empty, so it retries and finally clicks the file in the Explorer.
   const openFile = async (name) => {
-    await page.keyboard.press("Control+P");
-    const input = page.locator(".quick-input-widget input.input");
-    await input.waitFor({ state: "visible" });
-    await input.fill(name);
-    await page.waitForTimeout(700);
-    await input.press("Enter");
-    await page.locator(`.tab.active[aria-label*="${path.basename(name)}"], .tab.active:has-text("${path.basename(name)}")`).first().waitFor({ timeout: 15000 });
+    const base = path.basename(name);
+    const tab = page.locator(`.tab.active[aria-label*="${base}"], .tab.active:has-text("${base}")`).first();
+    let lastErr;
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      try {
+        await page.keyboard.press("Escape");
+        await page.keyboard.press("Control+P");
+        const input = page.locator(".quick-input-widget input.input");
+        await input.waitFor({ state: "visible", timeout: 10000 });
+        await input.fill(name);
+        const row = page.locator(".quick-input-list .monaco-list-row", { hasText: base }).first();
+        await row.waitFor({ timeout: 10000 });
+        await page.waitForTimeout(200);
+        await input.press("Enter");
+        await tab.waitFor({ timeout: 10000 });
+        await page.waitForTimeout(300);
+        return;
+      } catch (e) {
+        lastErr = e;
+        step(`quick open of ${name} failed (attempt ${attempt}): ${String(e?.message || e).split("\n")[0]}`);
+        await page.screenshot({ path: path.join(shots, `open-${base}-attempt-${attempt}.png`) }).catch(() => {});
+      }
+    }
+    step(`opening ${name} from the Explorer`);
+    await page.keyboard.press("Escape");
+    await palette("View: Show Explorer");
+    const rows = page.locator(".explorer-folders-view .monaco-list-row");
+    for (const dir of path.dirname(name).split("/").filter((d) => d && d !== ".")) {
+      const folder = rows.filter({ hasText: dir }).first();
+      await folder.waitFor({ timeout: 20000 }).catch(() => { throw lastErr; });
+      if ((await folder.getAttribute("aria-expanded")) === "false") await folder.click();
+    }
+    const item = rows.filter({ hasText: base }).first();
+    await item.waitFor({ timeout: 20000 }).catch(() => { throw lastErr; });
+    await item.dblclick();
+    await tab.waitFor({ timeout: 15000 });
     await page.waitForTimeout(300);
   };
   const editorText = async () => (await page.locator(".editor-instance .view-lines").first().innerText()).replace(/\u00a0/g, " ");
@@ -116,9 +147,12 @@ try {
     throw new Error(`${what}; the editor shows:\n${last}`);
   };
 
+  // the Explorer listing the workspace means the folder is loaded and the workbench takes keys
+  await page.locator(".explorer-folders-view .monaco-list-row", { hasText: "notes.txt" }).first().waitFor({ timeout: 60000 });
+  await page.waitForTimeout(500);
   // notes.txt open (its buffer is what the agent will edit), then the recipe
   await openFile("notes.txt");
-  await openFile("write.yaml");
+  await openFile("recipes/write.yaml");
 
   step("diagnostics in the Problems panel");
   await palette("View: Focus Problems");
@@ -161,7 +195,7 @@ try {
   await page.screenshot({ path: path.join(shots, "5-run-edited-notes.png") });
 
   step("completion inside {{ }}");
-  await openFile("write.yaml");
+  await openFile("recipes/write.yaml");
   await page.locator(".editor-instance .view-lines").first().click();
   await page.keyboard.press("Control+End");
   await page.keyboard.type("\nactivities:\n  - \"{{ ");

@@ -163,13 +163,17 @@ func (w *editorWorkspace) Write(ctx context.Context, abs string, data []byte, ba
 	if d != nil {
 		// the editor sends didChange around its answer; wait until the buffer holds the edit, so the next
 		// read sees it and an edit the editor skipped (some answer applied for a stale version) is caught
-		if cur, ok := w.s.awaitText(u, data, time.Second); !ok {
+		if cur, ok := w.s.awaitText(u, data, appliedEditWait); !ok {
 			return &StaleError{Path: abs, Current: cur, Reason: "the editor answered applied, but its buffer does not hold the edit"}
 		}
 	}
 	w.report(turnEdit{path: abs, before: before, after: data, created: created})
 	return nil
 }
+
+// appliedEditWait bounds the wait for the didChange that follows an applied edit; generous for a
+// loaded machine, and only spent in full when the editor skipped the edit.
+const appliedEditWait = 2 * time.Second
 
 // awaitText waits, at most timeout, until the open document u holds want (or is closed); otherwise it
 // returns the document's text and false.

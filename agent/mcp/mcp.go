@@ -14,13 +14,13 @@ import (
 	"os/exec"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/goose-ls/goose-ls/agent/proc"
 	"github.com/goose-ls/goose-ls/agent/tools"
 )
 
@@ -110,7 +110,7 @@ func (cl *Client) startStdio() error {
 		cmd := exec.Command(command, args...)
 		cmd.Env = env
 		cmd.Dir = cl.cfg.WorkDir
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		proc.Detach(cmd)
 		cl.cmd = cmd
 		return cmd, nil
 	}
@@ -264,7 +264,7 @@ func contains(xs []string, s string) bool {
 func (cl *Client) Close() error {
 	if cl.cmd != nil && cl.cmd.Process != nil {
 		// a server that never answered gets no graceful period
-		_ = syscall.Kill(-cl.cmd.Process.Pid, syscall.SIGTERM)
+		proc.Terminate(cl.cmd)
 	}
 	var err error
 	if cl.c != nil {
@@ -277,7 +277,7 @@ func (cl *Client) Close() error {
 		}
 	}
 	if cl.cmd != nil && cl.cmd.Process != nil {
-		_ = syscall.Kill(-cl.cmd.Process.Pid, syscall.SIGKILL)
+		proc.Kill(cl.cmd)
 	}
 	return err
 }

@@ -10,10 +10,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/goose-ls/goose-ls/agent/proc"
 )
 
 const (
@@ -55,18 +57,16 @@ func Shell(ctx context.Context, dir, command string, timeout time.Duration, env 
 	if timeout <= 0 {
 		timeout = DefaultShellTimeout
 	}
-	sh := os.Getenv("GOOSE_SHELL")
-	if sh == "" {
-		sh = "sh"
-		if p, err := exec.LookPath("bash"); err == nil {
-			sh = p
-		}
+	_, bashErr := exec.LookPath("bash")
+	sh, args, err := proc.Shell(runtime.GOOS, os.Getenv("GOOSE_SHELL"), bashErr == nil, command)
+	if err != nil {
+		return errorf("%v", err)
 	}
-	cmd := exec.Command(sh, "-c", command)
+	cmd := exec.Command(sh, args...)
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.Stdin = nil
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	proc.Detach(cmd)
 	var out lockedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.WaitDelay = 500 * time.Millisecond
@@ -75,10 +75,9 @@ func Shell(ctx context.Context, dir, command string, timeout time.Duration, env 
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	kill := func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	kill := func() { proc.Kill(cmd) }
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	var err error
 	timedOut, cancelled := false, false
 	select {
 	case err = <-done:

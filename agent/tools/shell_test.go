@@ -1,3 +1,5 @@
+//go:build !windows
+
 // Tests for the shell tool: output, exit codes, timeouts, cancellation of whole process groups,
 // truncation.
 package tools

@@ -3,6 +3,7 @@
 package recipe
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -30,6 +31,12 @@ type Options struct {
 	NoSubRecipes bool
 	// Cache re-uses work between versions of one document (the language server keeps one per buffer).
 	Cache *Cache
+	// Context stops the check when it is done (cancelled, or past its deadline); the check then ends with
+	// a diagnostic that says it stopped and why. nil: context.Background().
+	Context context.Context
+	// Roots are the folders whose files the recipe may make goose-ls read (sub-recipes, extends/include
+	// parents); a file outside every root is not read. Empty: the recipe's own folder.
+	Roots []string
 }
 
 // minCacheBytes is the size from which keeping goccy's parse between versions pays for its memory.

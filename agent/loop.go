@@ -5,6 +5,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -52,8 +53,11 @@ type Config struct {
 	CompactThreshold float64
 	WorkDir          string
 	Agent            string // sub-agent name for events
-	Events           func(Event)
-	// Record is called with each message added to the conversation (sessions persist them).
+	// Events receives the run's events, every one redacted by Redactor first (nil: nothing redacted).
+	Events   func(Event)
+	Redactor *Redactor
+	// Record is called with each message added to the conversation (sessions persist them; the store
+	// redacts what it writes).
 	Record func(provider.Message)
 }
 
@@ -72,12 +76,29 @@ type run struct {
 	msgs     []provider.Message
 	usage    provider.Usage
 	lastText string
+	text     *RedactStream // the reply being streamed: a secret may be split across deltas
 }
 
+// emit is the one place events leave the run: each is redacted before any subscriber sees it.
 func (r *run) emit(e Event) {
 	if r.cfg.Events != nil {
+		e = r.cfg.Redactor.RedactEvent(e)
 		e.Agent = r.cfg.Agent
 		r.cfg.Events(e)
+	}
+}
+
+// streamText emits a streamed delta once it cannot be the beginning of a secret.
+func (r *run) streamText(delta string) {
+	if out := r.text.Write(delta); out != "" {
+		r.emit(Event{Kind: EventText, Text: out})
+	}
+}
+
+// endText emits what the stream held back; the reply ended.
+func (r *run) endText() {
+	if out := r.text.Flush(); out != "" {
+		r.emit(Event{Kind: EventText, Text: out})
 	}
 }
 
@@ -95,10 +116,19 @@ func (r *run) say(text string) {
 	r.emit(Event{Kind: EventMessage, Text: text})
 }
 
+// finish ends the run; the Outcome is redacted like the events (it is printed and stored by callers).
 func (r *run) finish(status Status, err error) Outcome {
-	out := Outcome{Status: status, Messages: r.msgs, Usage: r.usage, Err: err, LastText: r.lastText}
+	red := r.cfg.Redactor
+	msgs := r.msgs
+	if red != nil {
+		msgs = make([]provider.Message, len(r.msgs))
+		for i, m := range r.msgs {
+			msgs[i] = red.RedactMessage(m)
+		}
+	}
+	out := Outcome{Status: status, Messages: msgs, Usage: r.usage, Err: red.RedactError(err), LastText: red.Redact(r.lastText)}
 	if r.cfg.FinalOutput != nil {
-		out.FinalOutput = r.cfg.FinalOutput.Output()
+		out.FinalOutput = string(red.RedactJSON(json.RawMessage(r.cfg.FinalOutput.Output())))
 	}
 	if err != nil {
 		r.emit(Event{Kind: EventError, Err: err})
@@ -115,7 +145,7 @@ func Run(ctx context.Context, cfg Config, history []provider.Message, userText s
 	if cfg.Tools == nil {
 		cfg.Tools = NewToolbox()
 	}
-	r := &run{cfg: cfg, msgs: append([]provider.Message(nil), history...)}
+	r := &run{cfg: cfg, msgs: append([]provider.Message(nil), history...), text: cfg.Redactor.Stream()}
 	if userText != "" {
 		r.add(provider.Message{Role: provider.User, Text: userText})
 	}
@@ -156,10 +186,12 @@ func Run(ctx context.Context, cfg Config, history []provider.Message, userText s
 		req := provider.Request{Model: cfg.Model, System: system, Messages: r.msgs, Tools: toolDefs, Temperature: cfg.Temperature, MaxTokens: cfg.MaxTokens}
 		resp, err := cfg.Provider.Stream(ctx, req, func(d provider.Delta) {
 			if d.Text != "" {
-				r.emit(Event{Kind: EventText, Text: d.Text})
+				r.streamText(d.Text)
 			}
 		})
+		r.endText()
 		if err != nil {
+			err = cfg.Redactor.RedactError(err) // provider error bodies quote keys ("Incorrect API key provided: …")
 			if ctx.Err() != nil {
 				return r.finish(StatusCancelled, ctx.Err())
 			}
@@ -294,7 +326,7 @@ func (r *run) runTools(ctx context.Context, calls []provider.ToolCall) ([]provid
 		d := Deny
 		var err error
 		if r.cfg.Approver != nil {
-			d, err = r.cfg.Approver.Approve(ctx, ApprovalRequest{Tool: calls[i].Name, Arguments: calls[i].Arguments, Agent: r.cfg.Agent})
+			d, err = r.cfg.Approver.Approve(ctx, ApprovalRequest{Tool: calls[i].Name, Arguments: r.cfg.Redactor.RedactJSON(calls[i].Arguments), Agent: r.cfg.Agent})
 		}
 		switch {
 		case err != nil:

@@ -193,6 +193,7 @@ func (o *RunOptions) lookup(key string) (string, bool) {
 
 func (o *RunOptions) emit(e Event) {
 	if o.Events != nil {
+		e = o.Redactor.RedactEvent(e)
 		e.Agent = o.agent
 		o.Events(e)
 	}
@@ -273,7 +274,7 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 		Provider: model.Provider, Model: model.Model, Temperature: model.Temperature, MaxTokens: model.MaxTokens,
 		Tools: box, Mode: opts.Mode, Approver: opts.Approver, Permissions: opts.Perms, MaxTurns: maxTurns,
 		FinalOutput: fo, ContextLimit: model.ContextLimit, WorkDir: opts.Workspace.Root(), Agent: opts.agent,
-		Events: events, Record: record,
+		Events: events, Redactor: opts.Redactor, Record: record,
 	}
 	if v, ok := opts.lookup("GOOSE_AUTO_COMPACT_THRESHOLD"); ok {
 		fmt.Sscan(v, &cfg.CompactThreshold)
@@ -378,7 +379,7 @@ func startExtensions(ctx context.Context, doc *Doc, opts *RunOptions) []Mount {
 			defer wg.Done()
 			c, err := mcp.Start(ctx, cfg)
 			if err != nil {
-				opts.emit(Event{Kind: EventNotice, Text: opts.Redactor.Redact(fmt.Sprintf("%v; running without it", err))})
+				opts.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("%v; running without it", err)})
 				return
 			}
 			mounts[i], ok[i] = Mount{Ext: c, Available: e.AvailableTools}, true

@@ -277,7 +277,7 @@ func (s *Server) execute(ctx context.Context, r *agentRun, spec runSpec) {
 			return s.approve(ctx, req, redactor)
 		}),
 		Providers: s.opts.Providers,
-		Events:    func(e agent.Event) { s.forward(r, prog, e, redactor) },
+		Events:    func(e agent.Event) { s.forward(r, prog, e) },
 	}
 	if opts.Providers == nil {
 		opts.Providers = func(settings provider.Settings) (provider.Setup, error) { return configure.Resolve(cfg.Get, settings) }
@@ -296,8 +296,10 @@ func (s *Server) execute(ctx context.Context, r *agentRun, spec runSpec) {
 	status = string(out.Status)
 }
 
-// runFailed reports a run that could not start or run and returns its status.
+// runFailed reports a run that could not start (no event was made yet, so its error is redacted here)
+// and returns its status.
 func (s *Server) runFailed(r *agentRun, err error) string {
+	err = s.redactor.RedactError(err)
 	s.runEvent(r, map[string]any{"kind": "error", "text": err.Error()})
 	s.runEvent(r, map[string]any{"kind": "done", "status": "failed"})
 	s.logMessage(1, fmt.Sprintf("goose %s failed: %v", r.id, err))
@@ -314,8 +316,9 @@ func (s *Server) logMessage(typ int, msg string) {
 	s.notify(context.Background(), "window/logMessage", map[string]any{"type": typ, "message": msg})
 }
 
-// forward turns loop events into notifications, progress and log lines.
-func (s *Server) forward(r *agentRun, prog *progress, e agent.Event, red *agent.Redactor) {
+// forward turns loop events into notifications, progress and log lines; the run redacted them at their
+// source, so the transcript, logMessage and $/progress carry no secret.
+func (s *Server) forward(r *agentRun, prog *progress, e agent.Event) {
 	ev := map[string]any{"agent": e.Agent}
 	switch e.Kind {
 	case agent.EventText:
@@ -325,15 +328,15 @@ func (s *Server) forward(r *agentRun, prog *progress, e agent.Event, red *agent.
 		ev["kind"], ev["text"] = "message", e.Text
 		s.logMessage(3, "goose: "+e.Text)
 	case agent.EventToolStart:
-		ev["kind"], ev["tool"], ev["callId"], ev["arguments"] = "toolStart", e.Call.Name, e.Call.ID, json.RawMessage(red.Redact(string(e.Call.Arguments)))
+		ev["kind"], ev["tool"], ev["callId"], ev["arguments"] = "toolStart", e.Call.Name, e.Call.ID, e.Call.Arguments
 		prog.report(e.Call.Name + " " + target(e.Call.Arguments))
 	case agent.EventToolEnd:
-		ev["kind"], ev["tool"], ev["callId"], ev["result"], ev["isError"] = "toolEnd", e.Call.Name, e.Call.ID, red.Redact(e.Result.Text), e.Result.IsError
+		ev["kind"], ev["tool"], ev["callId"], ev["result"], ev["isError"] = "toolEnd", e.Call.Name, e.Call.ID, e.Result.Text, e.Result.IsError
 		mark := "✓"
 		if e.Result.IsError {
 			mark = "✗"
 		}
-		s.logMessage(4, fmt.Sprintf("goose %s %s %s: %s", mark, e.Call.Name, target(e.Call.Arguments), firstLine(red.Redact(e.Result.Text))))
+		s.logMessage(4, fmt.Sprintf("goose %s %s %s: %s", mark, e.Call.Name, target(e.Call.Arguments), firstLine(e.Result.Text)))
 	case agent.EventUsage:
 		ev["kind"], ev["usage"] = "usage", e.Usage
 		if e.Agent == "" {
@@ -342,10 +345,10 @@ func (s *Server) forward(r *agentRun, prog *progress, e agent.Event, red *agent.
 			r.mu.Unlock()
 		}
 	case agent.EventNotice:
-		ev["kind"], ev["text"] = "notice", red.Redact(e.Text)
-		s.logMessage(3, "goose: "+red.Redact(e.Text))
+		ev["kind"], ev["text"] = "notice", e.Text
+		s.logMessage(3, "goose: "+e.Text)
 	case agent.EventError:
-		ev["kind"], ev["text"] = "error", red.Redact(e.Err.Error())
+		ev["kind"], ev["text"] = "error", e.Err.Error()
 	case agent.EventFinalOutput:
 		ev["kind"], ev["text"] = "finalOutput", e.Text
 	case agent.EventDone:

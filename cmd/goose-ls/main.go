@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/goose-ls/goose-ls/agent"
 	"github.com/goose-ls/goose-ls/lsp"
 )
 
@@ -58,6 +59,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "goose-ls: unknown command %q\n", args[0])
 	usage(stderr)
 	return 2
+}
+
+// newLogHandler is the text log on stderr; with a redactor, messages and attribute values are redacted
+// (the --debug log of a run carries provider errors and extension stderr).
+func newLogHandler(w io.Writer, level slog.Leveler, red *agent.Redactor) slog.Handler {
+	h := slog.Handler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+	if red != nil {
+		h = agent.RedactingHandler(h, red)
+	}
+	return h
+}
+
+// logLevel is debug with --debug, else warnings.
+func logLevel(debug bool) slog.Level {
+	if debug {
+		return slog.LevelDebug
+	}
+	return slog.LevelWarn
 }
 
 // stdio joins stdin and stdout into the server's connection.

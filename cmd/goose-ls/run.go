@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -105,7 +106,10 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	setLogLevel(stderr, f.debug)
+	// one redactor for the run: it learns the provider's keys and the extensions' envs as the run starts,
+	// and the --debug log, the session store and the run's events all redact with it
+	redactor := &agent.Redactor{}
+	slog.SetDefault(slog.New(newLogHandler(stderr, logLevel(f.debug), redactor)))
 	st, err := agent.LoadSettings(os.LookupEnv)
 	if err != nil {
 		fmt.Fprintln(stderr, "goose-ls run:", err)
@@ -123,7 +127,6 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		workdir, _ = os.Getwd()
 	}
 	workdir, _ = filepath.Abs(workdir)
-	redactor := &agent.Redactor{}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -182,7 +185,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		}
 		askMu.Lock()
 		defer askMu.Unlock()
-		fmt.Fprintf(stderr, "\n%s %s\ngoose would like to call the above tool, do you allow? [y]es / [a]lways / [n]o / [c]ancel: ", req.Tool, redactor.Redact(string(req.Arguments)))
+		fmt.Fprintf(stderr, "\n%s %s\ngoose would like to call the above tool, do you allow? [y]es / [a]lways / [n]o / [c]ancel: ", req.Tool, req.Arguments)
 		line, err := in.ReadString('\n')
 		if err != nil {
 			return agent.Cancel, err
@@ -215,7 +218,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		return configure.Resolve(cfg.Get, s)
 	}
 
-	printer := &eventPrinter{stdout: stdout, stderr: stderr, redact: redactor.Redact, json: f.output == "json"}
+	printer := &eventPrinter{stdout: stdout, stderr: stderr, json: f.output == "json"}
 	opts := agent.RunOptions{
 		RecipePath: f.recipe, Params: f.params, Prompt: f.prompt, Workspace: tools.Disk{Dir: workdir},
 		Providers: factory, Lookup: cfg.Get, Mode: mode, Approver: approver, Perms: st.Perms, Ask: asker,

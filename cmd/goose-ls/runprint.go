@@ -1,5 +1,6 @@
 // Printing a run's events: the main agent's text to stdout as it streams, everything else to stderr;
-// with --output json, one JSON document on stdout at the end.
+// with --output json, one JSON document on stdout at the end. Events and the Outcome arrive redacted
+// (the run redacts at its source), so nothing is redacted here.
 
 package main
 
@@ -18,7 +19,6 @@ type eventPrinter struct {
 	mu         sync.Mutex
 	stdout     io.Writer
 	stderr     io.Writer
-	redact     func(string) string
 	json       bool
 	midLine    bool // stdout's last text did not end a line
 	finalPrint string
@@ -69,19 +69,19 @@ func (p *eventPrinter) print(e agent.Event) {
 		}
 	case agent.EventToolStart:
 		p.endLine()
-		fmt.Fprintf(p.stderr, "%s▸ %s %s\n", who, e.Call.Name, p.redact(oneLine(string(e.Call.Arguments), 160)))
+		fmt.Fprintf(p.stderr, "%s▸ %s %s\n", who, e.Call.Name, oneLine(string(e.Call.Arguments), 160))
 	case agent.EventToolEnd:
 		mark := "✓"
 		if e.Result.IsError {
 			mark = "✗"
 		}
-		fmt.Fprintf(p.stderr, "%s  %s %s: %s\n", who, mark, e.Call.Name, p.redact(oneLine(e.Result.Text, 160)))
+		fmt.Fprintf(p.stderr, "%s  %s %s: %s\n", who, mark, e.Call.Name, oneLine(e.Result.Text, 160))
 	case agent.EventNotice:
 		p.endLine()
-		fmt.Fprintf(p.stderr, "%s%s\n", who, p.redact(e.Text))
+		fmt.Fprintf(p.stderr, "%s%s\n", who, e.Text)
 	case agent.EventError:
 		if e.Agent == "" {
-			slog.Debug("run error", "err", p.redact(e.Err.Error()))
+			slog.Debug("run error", "err", e.Err.Error())
 		}
 	case agent.EventFinalOutput:
 		if e.Agent == "" {
@@ -112,5 +112,5 @@ func (p *eventPrinter) finish(out agent.Outcome) {
 		doc["final_output"] = json.RawMessage(out.FinalOutput)
 	}
 	b, _ := json.Marshal(doc)
-	fmt.Fprintln(p.stdout, p.redact(string(b)))
+	fmt.Fprintln(p.stdout, string(b))
 }

@@ -6,22 +6,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"strings"
 
 	"github.com/goose-ls/goose-ls/agent/config"
 	"github.com/goose-ls/goose-ls/agent/session"
 )
-
-// setLogLevel sends logs to stderr at warn (debug with --debug).
-func setLogLevel(stderr io.Writer, debug bool) {
-	level := slog.LevelWarn
-	if debug {
-		level = slog.LevelDebug
-	}
-	slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})))
-}
 
 func runSessions(args []string, stdout, stderr io.Writer) int {
 	cfg, err := config.Load(os.LookupEnv)

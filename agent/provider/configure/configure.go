@@ -75,6 +75,15 @@ func Resolve(get Lookup, s provider.Settings) (provider.Setup, error) {
 		return v
 	}
 	optionalSecret := func(key string) string { return secret(val(key, "")) }
+	// secretHeaders parses custom headers; each value is a credential of its own (an auth token is
+	// echoed alone, without the other headers of the variable)
+	secretHeaders := func(key string) map[string]string {
+		h := parseHeaders(optionalSecret(key))
+		for _, v := range h {
+			secret(v)
+		}
+		return h
+	}
 	var p provider.Provider
 	switch name {
 	case "openai":
@@ -83,7 +92,7 @@ func Resolve(get Lookup, s provider.Settings) (provider.Setup, error) {
 		if key == "" && strings.Contains(host, "api.openai.com") {
 			return r, fmt.Errorf("provider openai needs OPENAI_API_KEY: set it in the environment or in goose's config (or point OPENAI_HOST at a server that needs no key)")
 		}
-		headers := parseHeaders(optionalSecret("OPENAI_CUSTOM_HEADERS"))
+		headers := secretHeaders("OPENAI_CUSTOM_HEADERS")
 		p = openai.New(openai.Config{Name: name, BaseURL: baseURL(host, val("OPENAI_BASE_PATH", "v1/chat/completions")), APIKey: key,
 			Headers: headers, Timeout: timeout("OPENAI_TIMEOUT"), IncludeUsage: true,
 			Organization: val("OPENAI_ORGANIZATION", ""), Project: val("OPENAI_PROJECT", "")})
@@ -98,7 +107,7 @@ func Resolve(get Lookup, s provider.Settings) (provider.Setup, error) {
 			Headers: map[string]string{"HTTP-Referer": "https://github.com/goose-ls/goose-ls", "X-Title": "goose-ls"}, IncludeUsage: true})
 	case "litellm":
 		p = openai.New(openai.Config{Name: name, BaseURL: baseURL(val("LITELLM_HOST", "http://localhost:4000"), val("LITELLM_BASE_PATH", "v1/chat/completions")),
-			APIKey: optionalSecret("LITELLM_API_KEY"), Headers: parseHeaders(optionalSecret("LITELLM_CUSTOM_HEADERS")), Timeout: timeout("LITELLM_TIMEOUT"), IncludeUsage: true})
+			APIKey: optionalSecret("LITELLM_API_KEY"), Headers: secretHeaders("LITELLM_CUSTOM_HEADERS"), Timeout: timeout("LITELLM_TIMEOUT"), IncludeUsage: true})
 	case "azure_openai":
 		endpoint, err := need("AZURE_OPENAI_ENDPOINT")
 		if err != nil {

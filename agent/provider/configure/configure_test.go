@@ -66,3 +66,21 @@ func TestURLs(t *testing.T) {
 		t.Errorf("headers %v", h)
 	}
 }
+
+// Each custom header value is a secret of its own: a server echoing one header quotes it alone.
+func TestCustomHeaderValuesAreSecrets(t *testing.T) {
+	for _, name := range []string{"openai", "litellm"} {
+		key := strings.ToUpper(name) + "_CUSTOM_HEADERS"
+		r, err := Resolve(lookup(map[string]string{"GOOSE_PROVIDER": name, "OPENAI_HOST": "http://127.0.0.1:9",
+			key: "X-Auth: token-value-123, X-Team=team-secret-9"}), provider.Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		joined := "\n" + strings.Join(r.Secrets, "\n") + "\n"
+		for _, want := range []string{"token-value-123", "team-secret-9", "X-Auth: token-value-123, X-Team=team-secret-9"} {
+			if !strings.Contains(joined, "\n"+want+"\n") {
+				t.Errorf("%s: secrets %q lack %q", name, r.Secrets, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,151 @@
+// Secrets never leave `goose-ls run`: the built binary against a scripted server whose 401 body quotes
+// the key, a tool call whose arguments and result hold it, a shell command echoing it and an extension's
+// env_keys value; stdout, stderr (with --debug) and the session store's files are searched for every
+// form of each key.
+package main
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goose-ls/goose-ls/agent/provider/wiretest"
+)
+
+// Keys with the characters JSON escapes (<>&"\) and those URLs escape (+/=).
+var leakKeys = []string{`sk-a<b>c&d"e\f-0123456789`, `sk-q+r/s=t-9876543210==`}
+
+// secretForms are the ways a key can appear in an output, computed here independently of the redactor.
+func secretForms(key string) []string {
+	html, _ := json.Marshal(key)
+	var plain bytes.Buffer
+	enc := json.NewEncoder(&plain)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(key)
+	twice, _ := json.Marshal(string(html))
+	forms := []string{key, strings.Trim(string(html), `"`), strings.Trim(strings.TrimSpace(plain.String()), `"`),
+		strings.Trim(string(twice), `"`), url.QueryEscape(key), url.PathEscape(key),
+		base64.StdEncoding.EncodeToString([]byte(key)), base64.RawURLEncoding.EncodeToString([]byte(key))}
+	return forms
+}
+
+func assertNoKey(t *testing.T, where string, out []byte, key string) {
+	t.Helper()
+	for _, f := range secretForms(key) {
+		if bytes.Contains(out, []byte(f)) {
+			t.Errorf("%s holds the key %q as %q:\n%s", where, key, f, out)
+		}
+	}
+}
+
+// assertNoKeyInFiles searches every file under dir.
+func assertNoKeyInFiles(t *testing.T, dir, key string) []string {
+	t.Helper()
+	var names []string
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Errorf("read %s: %v", p, err)
+			return nil
+		}
+		names = append(names, d.Name())
+		assertNoKey(t, p, data, key)
+		return nil
+	})
+	return names
+}
+
+func TestRunNeverPrintsOrStoresTheKey(t *testing.T) {
+	for i, key := range leakKeys {
+		for _, output := range []string{"text", "json"} {
+			// (no '#' in the name: the session store cannot open a path holding one)
+			t.Run(fmt.Sprintf("key%d-%s", i, output), func(t *testing.T) {
+				printArgs, _ := json.Marshal(map[string]string{"command": `printf '%s\n' '` + key + `'`})
+				srv := wiretest.OpenAI(wiretest.Replies(
+					wiretest.Reply{Text: "Your key is " + key + ", right?", Calls: []wiretest.Call{
+						c("shell", `{"command":"printf 'env: %s\\n' \"$OPENAI_API_KEY\""}`),
+						c("shell", string(printArgs)),
+					}},
+					wiretest.Reply{Status: 401, Body: openAIAuthError(key)},
+				))
+				defer srv.Close()
+				r := runGoose(t, srv, []string{"OPENAI_API_KEY=" + key}, "--prompt", "show me the key", "--debug", "--output", output)
+				if r.code != 1 {
+					t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+				}
+				// the key really went through the tools to the model
+				if sent, _ := json.Marshal(toolMessages(srv.Requests()[1])); strings.Count(string(sent), strings.Trim(string(must(json.Marshal(key))), `"`)) != 2 {
+					t.Fatalf("tool results sent to the model: %s", sent)
+				}
+				assertNoKey(t, "stdout", []byte(r.stdout), key)
+				assertNoKey(t, "stderr", []byte(r.stderr), key)
+				if !strings.Contains(r.stdout+r.stderr, "Incorrect API key provided: [REDACTED]") {
+					t.Errorf("the provider's error is not shown redacted:\n%s\n%s", r.stdout, r.stderr)
+				}
+				if !strings.Contains(r.stderr, "level=DEBUG") {
+					t.Errorf("no debug log:\n%s", r.stderr)
+				}
+				files := assertNoKeyInFiles(t, filepath.Join(r.root, "goose"), key)
+				if !contains(files, "sessions.db") {
+					t.Errorf("no session store among %v\n%s", files, r.stderr)
+				}
+			})
+		}
+	}
+}
+
+func TestRunNeverPrintsAnExtensionsEnvKeysValue(t *testing.T) {
+	_, server := binaries(t)
+	for _, secret := range leakKeys {
+		srv := wiretest.OpenAI(wiretest.Replies(
+			wiretest.Reply{Calls: []wiretest.Call{c("calc__env", `{"name":"CALC_TOKEN"}`)}},
+			wiretest.Reply{Text: "It is " + secret},
+		))
+		r := runGoose(t, srv, []string{"CALC_TOKEN=" + secret}, example("mcp-tool.yaml"), "--params", "server="+server, "--debug")
+		srv.Close()
+		if r.code != 0 {
+			t.Fatalf("exit %d\n%s", r.code, r.stderr)
+		}
+		if results := toolMessages(srv.Requests()[1]); len(results) != 1 || results[0] != secret {
+			t.Fatalf("tool results %q", results)
+		}
+		assertNoKey(t, "stdout", []byte(r.stdout), secret)
+		assertNoKey(t, "stderr", []byte(r.stderr), secret)
+		assertNoKeyInFiles(t, filepath.Join(r.root, "goose"), secret)
+		if !strings.Contains(r.stdout, "It is [REDACTED]") {
+			t.Errorf("stdout: %s", r.stdout)
+		}
+	}
+}
+
+func openAIAuthError(key string) string {
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{
+		"message": "Incorrect API key provided: " + key + ". You can find your API key at https://platform.openai.com/account/api-keys.",
+		"type":    "invalid_request_error", "code": "invalid_api_key", "param": nil}})
+	return string(b)
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

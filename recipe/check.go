@@ -6,8 +6,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -68,6 +70,8 @@ type File struct {
 	Parents []*template.Template
 	// Inherits reports that goose renders the file before parsing it (extends/include present).
 	Inherits bool
+	// RenderSteps is what the validation render cost (at most template.DefaultMaxSteps).
+	RenderSteps int
 	// Tree is the recipe's root node (inside the Desktop wrapper when there is one).
 	Tree    *yamltree.Node
 	Wrapper bool
@@ -77,6 +81,8 @@ type File struct {
 	rendered     *template.Output
 	renderFailed bool
 	cache        *Cache
+	ctx          context.Context
+	stopped      bool // CHECK-STOPPED was reported
 }
 
 func (f *File) add(d Diagnostic) { f.Diags = append(f.Diags, d) }
@@ -113,7 +119,12 @@ func Check(path string, text []byte, opts *Options) *File {
 	if fsys == nil {
 		fsys = OSFS{}
 	}
-	f := &File{Path: path, Text: text, Lines: source.NewLineIndex(text)}
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	f := &File{Path: path, Text: text, Lines: source.NewLineIndex(text), ctx: ctx}
+	defer f.finish()
 	max := opts.MaxSize
 	if max == 0 {
 		max = DefaultMaxSize
@@ -138,26 +149,45 @@ func Check(path string, text []byte, opts *Options) *File {
 	if len(text) >= minCacheBytes {
 		f.cache = opts.Cache
 	}
-	f.checkTemplate(body, fsys)
-	f.checkYAML(body)
+	if !f.stage(ctx, "template", func() { f.checkTemplate(body, fsys) }) ||
+		!f.stage(ctx, "yaml", func() { f.checkYAML(body) }) {
+		return f
+	}
 	if !f.Inherits {
 		f.rendered = nil // only needed to map positions through extends/include
 	}
-	if f.Tree != nil {
-		f.Recipe = buildRecipe(f.Tree)
-		f.checkSchema()
-		f.checkUnknownFields()
-		f.checkParameters()
-		f.checkInvariants()
-		f.checkExtensions()
-		f.checkSettings()
-		if !opts.NoSubRecipes {
-			f.checkSubRecipes(fsys)
+	if f.Tree == nil || !f.stage(ctx, "model", func() { f.Recipe = buildRecipe(f.Tree) }) || f.Recipe == nil {
+		return f
+	}
+	stages := []struct {
+		name string
+		run  func()
+	}{
+		{"schema", f.checkSchema}, {"unknown fields", f.checkUnknownFields}, {"parameters", f.checkParameters},
+		{"invariants", f.checkInvariants}, {"extensions", f.checkExtensions}, {"settings", f.checkSettings},
+		{"sub-recipes", func() {
+			if !opts.NoSubRecipes {
+				f.checkSubRecipes(fsys)
+			}
+		}},
+		{"hidden unicode", f.checkHiddenUnicode},
+	}
+	for _, s := range stages {
+		if !f.stage(ctx, s.name, s.run) {
+			break
 		}
-		f.checkHiddenUnicode()
+	}
+	return f
+}
+
+// finish orders the diagnostics and caps them; it runs however the check ended.
+func (f *File) finish() {
+	if r := recover(); r != nil { // a panic outside every stage (pre-checks, line index)
+		slog.Error("recipe check panicked", "path", f.Path, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+		f.add(Diagnostic{Severity: SeverityError, Code: CodeInternalError, Message: fmt.Sprintf("goose-ls failed while checking this file: %v", r)})
 	}
 	sortDiags(f.Diags)
-	return f
+	f.Diags = capDiagnostics(f.Diags)
 }
 
 func firstInvalidUTF8(b []byte) int {
@@ -194,11 +224,15 @@ func (f *File) checkTemplate(body string, fsys FS) {
 	}
 	f.Analysis = template.Analyze(tpl)
 	f.Inherits = inheritanceRE.MatchString(f.Pre.Text)
-	out, rerr := tpl.Render(nil, template.RenderOptions{Undefined: template.Lenient, Loader: f.loader(fsys)})
-	f.Parents = out.Loaded
+	out, rerr := tpl.Render(nil, template.RenderOptions{Undefined: template.Lenient, Loader: f.loader(fsys), Context: f.ctx})
+	f.Parents, f.RenderSteps = out.Loaded, out.Steps
 	if rerr != nil {
-		f.reportRuntime(rerr)
 		f.renderFailed = true
+		if errors.Is(rerr, context.Canceled) || errors.Is(rerr, context.DeadlineExceeded) {
+			f.addStopped(rerr)
+		} else {
+			f.reportRuntime(rerr)
+		}
 	}
 	f.rendered = out
 }

@@ -94,3 +94,10 @@ const (
 	CodeSettingsMaxTurns        = "SETTINGS-MAX-TURNS"
 	CodeHiddenUnicode           = "SECURITY-HIDDEN-UNICODE"
 )
+
+// Codes for the check itself: stopped by its context, a stage that failed inside goose-ls, too many problems.
+const (
+	CodeCheckStopped    = "CHECK-STOPPED"
+	CodeInternalError   = "INTERNAL-ERROR"
+	CodeTooManyProblems = "TOO-MANY-PROBLEMS"
+)

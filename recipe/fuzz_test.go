@@ -1,14 +1,16 @@
-// Fuzz target for the whole check pipeline: any input gives diagnostics with valid ranges, never a panic.
+// Fuzz target for the whole check pipeline: any input gives diagnostics with valid ranges, never a panic,
+// within the budget (allocation, render steps, diagnostic count).
 
 package recipe_test
 
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
-	"time"
 
 	"github.com/goose-ls/goose-ls/recipe"
+	"github.com/goose-ls/goose-ls/recipe/template"
 )
 
 func FuzzCheck(f *testing.F) {
@@ -22,15 +24,23 @@ func FuzzCheck(f *testing.F) {
 	f.Add([]byte("title: T\ndescription: D\nprompt: {{ x }}\n"))
 	f.Add([]byte("{% extends \"x\" %}{% block a %}{{ y.z }}{% endblock %}"))
 	f.Add([]byte("\xef\xbb\xbftitle: [\n"))
+	f.Add([]byte("title: T\nprompt: |\n  {% for a in range(999) %}{% for b in range(999) %}{{ loop.index ~ a }}{% endfor %}{% endfor %}\n"))
+	f.Add([]byte("prompt: {{ \"xx\" * 4611686018427387904 }}\n{% set x = 'ab' %}{% set x = x ~ x %}{{ x|replace('a', x) }}"))
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		done := make(chan *recipe.File, 1)
-		go func() { done <- recipe.Check(filepath.Join(dir, "r.yaml"), data, &recipe.Options{NoSubRecipes: true}) }()
-		var file *recipe.File
-		select {
-		case file = <-done:
-		case <-time.After(5 * time.Second):
-			t.Fatalf("Check did not finish within 5s on a %d-byte input", len(data))
+		const allocBudget = 256 << 20
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		file := recipe.Check(filepath.Join(dir, "r.yaml"), data, &recipe.Options{NoSubRecipes: true})
+		runtime.ReadMemStats(&after)
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > allocBudget {
+			t.Fatalf("Check allocated %d MiB on a %d-byte input, budget %d MiB", alloc>>20, len(data), allocBudget>>20)
+		}
+		if file.RenderSteps > template.DefaultMaxSteps {
+			t.Fatalf("validation render took %d steps", file.RenderSteps)
+		}
+		if len(file.Diags) > recipe.MaxDiagnostics+1 {
+			t.Fatalf("%d diagnostics, cap %d", len(file.Diags), recipe.MaxDiagnostics+1)
 		}
 		for _, d := range file.Diags {
 			if d.R.Start < 0 || d.R.End < d.R.Start || d.R.End > len(data) {
@@ -38,6 +48,9 @@ func FuzzCheck(f *testing.F) {
 			}
 			if d.Message == "" || d.Code == "" {
 				t.Fatalf("diagnostic without code or message: %+v", d)
+			}
+			if d.Code == recipe.CodeInternalError {
+				t.Fatalf("internal error: %s", d.Message)
 			}
 		}
 	})

@@ -3,6 +3,7 @@
 package render
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -88,6 +89,13 @@ var emptyQuotes = regexp.MustCompile(`:\s*""`)
 
 // Render renders the recipe text with values under strict undefined behaviour, as `goose run` does.
 func Render(f *recipe.File, values map[string]string, fsys recipe.FS) (string, error) {
+	return RenderContext(context.Background(), f, values, fsys)
+}
+
+// RenderContext is Render stopping when ctx is done. Either way the render has the template engine's
+// budget (steps, a cap on every value and on the output, bounded recursion), so a hostile recipe ends
+// with an error instead of exhausting the machine.
+func RenderContext(ctx context.Context, f *recipe.File, values map[string]string, fsys recipe.FS) (string, error) {
 	if fsys == nil {
 		fsys = recipe.OSFS{}
 	}
@@ -98,11 +106,11 @@ func Render(f *recipe.File, values map[string]string, fsys recipe.FS) (string, e
 	if err != nil {
 		return "", fmt.Errorf("Failed to render the recipe %w", err)
 	}
-	ctx := make(map[string]template.Value, len(values))
+	vars := make(map[string]template.Value, len(values))
 	for k, v := range values {
-		ctx[k] = template.StringValue(v)
+		vars[k] = template.StringValue(v)
 	}
-	out, err := tpl.Render(ctx, template.RenderOptions{Undefined: template.Strict, Loader: recipe.TemplateLoader(f.Dir(), fsys)})
+	out, err := tpl.Render(vars, template.RenderOptions{Undefined: template.Strict, Loader: recipe.TemplateLoader(f.Dir(), fsys), Context: ctx})
 	if err != nil {
 		return "", fmt.Errorf("Failed to render the recipe %w", err)
 	}

@@ -189,7 +189,17 @@ func (a *analyzer) expr(e Expr) {
 			}
 			return
 		}
-		a.expr(e.Expr)
+		// not a pure path: only the base of the attribute chain reads variables (walking it level by
+		// level would re-scan the chain at each level, quadratic in its length)
+		base := e.Expr
+		for {
+			g, ok := base.(*GetAttr)
+			if !ok {
+				break
+			}
+			base = g.Expr
+		}
+		a.expr(base)
 	case *GetItem:
 		a.expr(e.Expr)
 		a.expr(e.Index)

@@ -4,8 +4,10 @@
 package template
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // UndefinedBehavior selects how undefined values behave at render time.
@@ -25,8 +27,14 @@ type Loader func(name string) (*Template, error)
 type RenderOptions struct {
 	Undefined UndefinedBehavior
 	Loader    Loader
-	// MaxOutput bounds the rendered size (0 = 64 MiB) so a hostile template cannot exhaust memory.
+	// MaxOutput bounds the rendered size (0: DefaultMaxOutput).
 	MaxOutput int
+	// MaxSteps bounds the evaluation steps (0: DefaultMaxSteps).
+	MaxSteps int
+	// MaxValueBytes caps every intermediate value (0: DefaultMaxValueBytes).
+	MaxValueBytes int
+	// Context stops the render when it is done (looked at every few thousand steps); nil: never.
+	Context context.Context
 }
 
 // RuntimeError is an error raised while rendering, at the range of the failing expression.
@@ -34,9 +42,14 @@ type RuntimeError struct {
 	Template string
 	R        Range
 	Msg      string
+	// Err is ErrBudget for a render stopped by its budget, the context's error when it was cancelled.
+	Err error
 }
 
 func (e *RuntimeError) Error() string { return e.Msg }
+
+// Unwrap returns the cause of a stopped render (ErrBudget, context.Canceled, context.DeadlineExceeded).
+func (e *RuntimeError) Unwrap() error { return e.Err }
 
 // Segment maps output bytes [Out, Out+Len) to source bytes of template Tmpl; Exact segments copy
 // the source byte for byte, others stand for the expression at Src.
@@ -52,51 +65,75 @@ type Output struct {
 	Segments []Segment
 	// Loaded lists every template loaded through the loader, in load order.
 	Loaded []*Template
+	// Steps is the evaluation steps the render took (at most RenderOptions.MaxSteps).
+	Steps int
 }
 
-type frame map[string]Value
+type loadResult struct {
+	t   *Template
+	err error
+}
+
+// loopIterationSteps is what one iteration of a for loop costs (it builds the `loop` object).
+const loopIterationSteps = 8
+
+// maxSegments bounds the source map of one render (a loop can write millions of small pieces).
+const maxSegments = 1 << 16
 
 type evalCtx struct {
 	opts    RenderOptions
 	ctx     map[string]Value
-	frames  []frame
+	frames  []*frame
 	out     *strings.Builder
 	segs    []Segment
 	tmpl    *Template
 	blocks  map[string][]*Block // name -> override chain, most derived first
 	blockAt map[*Block]*Template
 	loaded  []*Template
-	depth   int
-	steps   int
+	depth   int // nested template renders, blocks and super() calls
+	b       budget
+	loopUse map[*For]bool
+	// loadCache holds what the loader returned for each name.
+	loadCache map[string]loadResult
+	// outLimit bounds ec.out: the output cap, or the value cap while capturing a block into a value.
+	outLimit int
 }
-
-const maxSteps = 5_000_000
 
 // Render renders t with the given context values.
 func (t *Template) Render(ctx map[string]Value, opts RenderOptions) (*Output, error) {
-	if opts.MaxOutput == 0 {
-		opts.MaxOutput = 64 << 20
+	if opts.MaxOutput <= 0 {
+		opts.MaxOutput = DefaultMaxOutput
 	}
 	var b strings.Builder
-	ec := &evalCtx{opts: opts, ctx: ctx, out: &b, blocks: map[string][]*Block{}, blockAt: map[*Block]*Template{}}
-	ec.frames = []frame{{}}
-	err := ec.renderTemplate(t)
+	ec := &evalCtx{opts: opts, ctx: ctx, out: &b, blocks: map[string][]*Block{}, blockAt: map[*Block]*Template{}, b: newBudget(&opts), tmpl: t}
+	ec.outLimit = opts.MaxOutput
+	ec.frames = []*frame{newFrame()}
+	err := ec.renderTemplate(Range{}, t)
 	text := b.String()
 	if err == nil && t.TrailingNewline && strings.HasSuffix(text, "\n") {
 		text = strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r")
 	}
-	return &Output{Text: text, Segments: ec.segs, Loaded: ec.loaded}, err
+	return &Output{Text: text, Segments: ec.segs, Loaded: ec.loaded, Steps: min(ec.b.steps, ec.b.maxSteps)}, err
 }
 
 func (ec *evalCtx) fail(r Range, format string, args ...any) error {
 	return &RuntimeError{Template: ec.tmpl.Name, R: r, Msg: fmt.Sprintf(format, args...)}
 }
 
-func (ec *evalCtx) renderTemplate(t *Template) error {
+// enter counts one level of nested rendering (template, block, super()) and fails past maxRenderDepth;
+// the caller runs ec.depth-- when it returns.
+func (ec *evalCtx) enter(r Range) error {
 	ec.depth++
+	if ec.depth > maxRenderDepth {
+		return &RuntimeError{Template: ec.tmpl.Name, R: r, Msg: "invalid operation: recursion limit exceeded", Err: ErrBudget}
+	}
+	return nil
+}
+
+func (ec *evalCtx) renderTemplate(at Range, t *Template) error {
 	defer func() { ec.depth-- }()
-	if ec.depth > 20 {
-		return &RuntimeError{Template: t.Name, Msg: "template recursion limit exceeded"}
+	if err := ec.enter(at); err != nil {
+		return err
 	}
 	prev := ec.tmpl
 	ec.tmpl = t
@@ -124,7 +161,7 @@ func (ec *evalCtx) renderTemplate(t *Template) error {
 	if err != nil {
 		return err
 	}
-	return ec.renderTemplate(parent)
+	return ec.renderTemplate(t.Extends.R, parent)
 }
 
 func (ec *evalCtx) load(r Range, name Value) (*Template, error) {
@@ -134,25 +171,47 @@ func (ec *evalCtx) load(r Range, name Value) (*Template, error) {
 	if ec.opts.Loader == nil {
 		return nil, ec.fail(r, "template not found: template %q does not exist", name.s)
 	}
-	t, err := ec.opts.Loader(name.s)
-	if err != nil {
-		return nil, ec.fail(r, "%s", err.Error())
+	res, seen := ec.loadCache[name.s]
+	if !seen {
+		// an include in a loop reads and parses its file once
+		res.t, res.err = ec.opts.Loader(name.s)
+		if ec.loadCache == nil {
+			ec.loadCache = map[string]loadResult{}
+		}
+		ec.loadCache[name.s] = res
+		if t := res.t; t != nil && res.err == nil {
+			ec.loaded = append(ec.loaded, t)
+			if err := ec.work(r, len(t.Source)/64); err != nil {
+				return nil, err
+			}
+		}
 	}
-	if t == nil {
+	if res.err != nil {
+		return nil, ec.fail(r, "%s", res.err.Error())
+	}
+	if res.t == nil {
 		return nil, ec.fail(r, "template not found: template %q does not exist", name.s)
 	}
-	ec.loaded = append(ec.loaded, t)
-	return t, nil
+	return res.t, nil
 }
 
 func (ec *evalCtx) write(s string, src int, exact bool) error {
 	if s == "" {
 		return nil
 	}
-	if ec.out.Len()+len(s) > ec.opts.MaxOutput {
-		return &RuntimeError{Template: ec.tmpl.Name, R: Range{Start: src, End: src}, Msg: "rendered output too large"}
+	if ec.out.Len()+len(s) > ec.outLimit {
+		if ec.outLimit == ec.opts.MaxOutput {
+			return ec.stopped(Range{Start: src, End: src}, "the output would exceed %s", byteSize(ec.opts.MaxOutput))
+		}
+		return ec.stopped(Range{Start: src, End: src}, "a value would exceed %s", byteSize(ec.outLimit))
 	}
-	ec.segs = append(ec.segs, Segment{Out: ec.out.Len(), Src: src, Len: len(s), Tmpl: ec.tmpl.Name, Exact: exact})
+	if n := len(ec.segs); n >= maxSegments && ec.segs[n-1].Out+ec.segs[n-1].Len == ec.out.Len() {
+		// past maxSegments the source map coarsens: the last segment grows to cover the rest
+		ec.segs[n-1].Len += len(s)
+		ec.segs[n-1].Exact = false
+	} else {
+		ec.segs = append(ec.segs, Segment{Out: ec.out.Len(), Src: src, Len: len(s), Tmpl: ec.tmpl.Name, Exact: exact})
+	}
 	ec.out.WriteString(s)
 	return nil
 }
@@ -166,12 +225,12 @@ func (ec *evalCtx) stmts(list []Stmt) error {
 	return nil
 }
 
-func (ec *evalCtx) push(f frame) { ec.frames = append(ec.frames, f) }
-func (ec *evalCtx) pop()         { ec.frames = ec.frames[:len(ec.frames)-1] }
+func (ec *evalCtx) push(f *frame) { ec.frames = append(ec.frames, f) }
+func (ec *evalCtx) pop()          { ec.frames = ec.frames[:len(ec.frames)-1] }
 
 func (ec *evalCtx) stmt(s Stmt) error {
-	if ec.steps++; ec.steps > maxSteps {
-		return ec.fail(s.Span(), "template execution limit exceeded")
+	if err := ec.step(s.Span()); err != nil {
+		return err
 	}
 	src := ec.tmpl.Source
 	switch s := s.(type) {
@@ -187,7 +246,11 @@ func (ec *evalCtx) stmt(s Stmt) error {
 		if v.kind == KindUndefined && ec.opts.Undefined == Strict {
 			return ec.fail(s.Expr.Span(), "undefined value")
 		}
-		return ec.write(v.String(), s.R.Start, false)
+		text, err := ec.toString(s.Expr.Span(), v)
+		if err != nil {
+			return err
+		}
+		return ec.write(text, s.R.Start, false)
 	case *If:
 		ok, err := ec.truthy(s.Cond)
 		if err != nil {
@@ -218,21 +281,21 @@ func (ec *evalCtx) stmt(s Stmt) error {
 		}
 		return ec.assign(s.Target, v)
 	case *With:
-		f := frame{}
+		f := newFrame()
 		for i, t := range s.Targets {
 			v, err := ec.eval(s.Values[i])
 			if err != nil {
 				return err
 			}
 			if n, ok := t.(*Name); ok {
-				f[n.Name] = v
+				f.set(n.Name, v)
 			}
 		}
 		ec.push(f)
 		defer ec.pop()
 		return ec.stmts(s.Body)
 	case *Block:
-		return ec.renderBlock(s.Name, 0)
+		return ec.renderBlock(s.R, s.Name, 0)
 	case *Extends:
 		return nil // handled by renderTemplate
 	case *Include:
@@ -247,10 +310,10 @@ func (ec *evalCtx) stmt(s Stmt) error {
 			}
 			return err
 		}
-		return ec.renderTemplate(t)
+		return ec.renderTemplate(s.R, t)
 	case *Import:
 		for _, n := range s.Names {
-			ec.frames[len(ec.frames)-1][n.Name] = MapValue(NewMap())
+			ec.frames[len(ec.frames)-1].set(n.Name, MapValue(NewMap()))
 		}
 		return nil
 	case *FilterBlock:
@@ -262,14 +325,22 @@ func (ec *evalCtx) stmt(s Stmt) error {
 		if err != nil {
 			return err
 		}
-		return ec.write(v.String(), s.R.Start, false)
+		text, err = ec.toString(s.R, v)
+		if err != nil {
+			return err
+		}
+		return ec.write(text, s.R.Start, false)
 	case *AutoEscape:
 		return ec.stmts(s.Body)
 	}
 	return nil
 }
 
-func (ec *evalCtx) renderBlock(name string, level int) error {
+func (ec *evalCtx) renderBlock(at Range, name string, level int) error {
+	defer func() { ec.depth-- }()
+	if err := ec.enter(at); err != nil {
+		return err
+	}
 	chain := ec.blocks[name]
 	if level >= len(chain) {
 		return nil
@@ -278,10 +349,10 @@ func (ec *evalCtx) renderBlock(name string, level int) error {
 	prev := ec.tmpl
 	ec.tmpl = ec.blockAt[b]
 	defer func() { ec.tmpl = prev }()
-	ec.push(frame{"super": {kind: KindFunc, fn: func(ec *evalCtx, _ []Value, _ []kwValue) (Value, error) {
-		text, err := ec.captureFn(func() error { return ec.renderBlock(name, level+1) })
+	ec.push(newFrame("super", Value{kind: KindFunc, fn: func(ec *evalCtx, _ []Value, _ []kwValue) (Value, error) {
+		text, err := ec.captureFn(func() error { return ec.renderBlock(at, name, level+1) })
 		return StringValue(text), err
-	}}})
+	}}))
 	defer ec.pop()
 	return ec.stmts(b.Body)
 }
@@ -291,18 +362,18 @@ func (ec *evalCtx) capture(body []Stmt) (string, error) {
 }
 
 func (ec *evalCtx) captureFn(fn func() error) (string, error) {
-	saved, savedSegs := ec.out, ec.segs
-	ec.out = &strings.Builder{}
+	saved, savedSegs, savedLimit := ec.out, ec.segs, ec.outLimit
+	ec.out, ec.outLimit = &strings.Builder{}, min(ec.outLimit, ec.b.maxBytes)
 	err := fn()
 	text := ec.out.String()
-	ec.out, ec.segs = saved, savedSegs
+	ec.out, ec.segs, ec.outLimit = saved, savedSegs, savedLimit
 	return text, err
 }
 
 func (ec *evalCtx) assign(target Expr, v Value) error {
 	switch t := target.(type) {
 	case *Name:
-		ec.frames[len(ec.frames)-1][t.Name] = v
+		ec.frames[len(ec.frames)-1].set(t.Name, v)
 	case *Tuple:
 		items, err := ec.iterate(t, v)
 		if err != nil {
@@ -323,6 +394,9 @@ func (ec *evalCtx) assign(target Expr, v Value) error {
 		}
 		if obj.kind != KindMap {
 			return ec.fail(t.R, "invalid operation: can only assign to namespaces")
+		}
+		if err := ec.fits(t.R, addSize(obj.byteSize(), v.byteSize())); err != nil {
+			return err
 		}
 		obj.m.Set(t.Name, v)
 	}
@@ -352,6 +426,9 @@ func (ec *evalCtx) iterate(e Expr, v Value) ([]Value, error) {
 		}
 		return items, nil
 	case KindString:
+		if err := ec.fitsItems(e.Span(), utf8.RuneCountInString(v.s), 1); err != nil {
+			return nil, err
+		}
 		var items []Value
 		for _, r := range v.s {
 			items = append(items, StringValue(string(r)))
@@ -377,8 +454,10 @@ func (ec *evalCtx) forLoop(s *For) error {
 	}
 	if s.Filter != nil {
 		var kept []Value
+		scratch := newFrame()
 		for _, it := range items {
-			ec.push(frame{})
+			scratch.reset()
+			ec.push(scratch)
 			if err := ec.assign(s.Target, it); err != nil {
 				ec.pop()
 				return err
@@ -397,24 +476,28 @@ func (ec *evalCtx) forLoop(s *For) error {
 	if len(items) == 0 {
 		return ec.stmts(s.Else)
 	}
-	n := len(items)
+	needLoop := ec.needsLoopObject(s)
+	iterFrame := newFrame() // re-used: nothing keeps a frame past its iteration
 	for i, it := range items {
-		loop := NewMap()
-		loop.Set("index", IntValue(int64(i+1)))
-		loop.Set("index0", IntValue(int64(i)))
-		loop.Set("revindex", IntValue(int64(n-i)))
-		loop.Set("revindex0", IntValue(int64(n-i-1)))
-		loop.Set("first", BoolValue(i == 0))
-		loop.Set("last", BoolValue(i == n-1))
-		loop.Set("length", IntValue(int64(n)))
-		loop.Set("depth", IntValue(1))
-		if i > 0 {
-			loop.Set("previtem", items[i-1])
+		if err := ec.work(s.R, loopIterationSteps); err != nil {
+			return err
 		}
-		if i+1 < n {
-			loop.Set("nextitem", items[i+1])
+		if !needLoop {
+			iterFrame.reset()
+			ec.push(iterFrame)
+			err := ec.assign(s.Target, it)
+			if err == nil {
+				err = ec.stmts(s.Body)
+			}
+			ec.pop()
+			if err != nil {
+				return err
+			}
+			continue
 		}
-		ec.push(frame{"loop": MapValue(loop)})
+		iterFrame.reset()
+		iterFrame.set("loop", MapValue(newLoopObject(items, i)))
+		ec.push(iterFrame)
 		if err := ec.assign(s.Target, it); err != nil {
 			ec.pop()
 			return err
@@ -428,9 +511,24 @@ func (ec *evalCtx) forLoop(s *For) error {
 	return nil
 }
 
+// needsLoopObject reports whether the body of s may read `loop` (building it is most of an iteration's
+// cost): a conservative look at the statement's text, remembered per statement.
+func (ec *evalCtx) needsLoopObject(s *For) bool {
+	if need, ok := ec.loopUse[s]; ok {
+		return need
+	}
+	text := ec.tmpl.Source[s.R.Start:s.R.End]
+	need := strings.Contains(text, "loop") || strings.Contains(text, "include") || strings.Contains(text, "block")
+	if ec.loopUse == nil {
+		ec.loopUse = map[*For]bool{}
+	}
+	ec.loopUse[s] = need
+	return need
+}
+
 func (ec *evalCtx) lookup(name string) Value {
 	for i := len(ec.frames) - 1; i >= 0; i-- {
-		if v, ok := ec.frames[i][name]; ok {
+		if v, ok := ec.frames[i].get(name); ok {
 			return v
 		}
 	}

@@ -8,15 +8,18 @@ import (
 )
 
 func (ec *evalCtx) eval(e Expr) (Value, error) {
+	if err := ec.step(e.Span()); err != nil {
+		return Value{}, err
+	}
 	switch e := e.(type) {
 	case *Name:
 		return ec.lookup(e.Name), nil
 	case *Const:
 		return e.Value, nil
 	case *List:
-		return ec.evalSeq(e.Items)
+		return ec.evalSeq(e.R, e.Items)
 	case *Tuple:
-		return ec.evalSeq(e.Items)
+		return ec.evalSeq(e.R, e.Items)
 	case *Dict:
 		m := NewMap()
 		for i, k := range e.Keys {
@@ -28,9 +31,13 @@ func (ec *evalCtx) eval(e Expr) (Value, error) {
 			if err != nil {
 				return Value{}, err
 			}
-			m.Set(kv.String(), vv)
+			ks, err := ec.toString(k.Span(), kv)
+			if err != nil {
+				return Value{}, err
+			}
+			m.Set(ks, vv)
 		}
-		return MapValue(m), nil
+		return ec.fitsValue(e.R, MapValue(m))
 	case *GetAttr:
 		obj, err := ec.eval(e.Expr)
 		if err != nil {
@@ -81,6 +88,9 @@ func (ec *evalCtx) eval(e Expr) (Value, error) {
 		case "-":
 			switch v.kind {
 			case KindInt:
+				if v.i == math.MinInt64 {
+					return Value{}, ec.fail(e.R, "invalid operation: unable to calculate -(%d)", v.i)
+				}
 				return IntValue(-v.i), nil
 			case KindFloat:
 				return FloatValue(-v.f), nil
@@ -109,7 +119,7 @@ func (ec *evalCtx) eval(e Expr) (Value, error) {
 	return Undefined(), nil
 }
 
-func (ec *evalCtx) evalSeq(items []Expr) (Value, error) {
+func (ec *evalCtx) evalSeq(r Range, items []Expr) (Value, error) {
 	out := make([]Value, len(items))
 	for i, it := range items {
 		v, err := ec.eval(it)
@@ -118,7 +128,7 @@ func (ec *evalCtx) evalSeq(items []Expr) (Value, error) {
 		}
 		out[i] = v
 	}
-	return SeqValue(out), nil
+	return ec.fitsValue(r, SeqValue(out))
 }
 
 // getAttr implements both `a.b` and `a[b]`: attribute access on undefined or none fails.
@@ -129,7 +139,11 @@ func (ec *evalCtx) getAttr(r Range, obj, key Value) (Value, error) {
 	case KindNone:
 		return Value{}, ec.fail(r, "undefined value")
 	case KindMap:
-		if v, ok := obj.m.Values[key.String()]; ok {
+		k, err := ec.toString(r, key)
+		if err != nil {
+			return Value{}, err
+		}
+		if v, ok := obj.m.Get(k); ok {
 			return v, nil
 		}
 	case KindSeq:
@@ -144,6 +158,9 @@ func (ec *evalCtx) getAttr(r Range, obj, key Value) (Value, error) {
 		}
 	case KindString:
 		if key.kind == KindInt {
+			if err := ec.work(r, len(obj.s)/16); err != nil {
+				return Value{}, err
+			}
 			rs := []rune(obj.s)
 			i := int(key.i)
 			if i < 0 {
@@ -180,6 +197,9 @@ func (ec *evalCtx) slice(e *Slice) (Value, error) {
 	}
 	var items []Value
 	isStr := obj.kind == KindString
+	if err := ec.work(e.R, obj.byteSize()/16); err != nil {
+		return Value{}, err
+	}
 	switch obj.kind {
 	case KindSeq:
 		items = obj.seq
@@ -239,7 +259,7 @@ func (ec *evalCtx) slice(e *Slice) (Value, error) {
 		}
 		return StringValue(b.String()), nil
 	}
-	return SeqValue(out), nil
+	return ec.fitsValue(e.R, SeqValue(out))
 }
 
 func (ec *evalCtx) call(e *Call) (Value, error) {
@@ -262,8 +282,9 @@ func (ec *evalCtx) call(e *Call) (Value, error) {
 		if _, ok := err.(*RuntimeError); !ok {
 			return Value{}, ec.fail(e.R, "%s", err.Error())
 		}
+		return v, err
 	}
-	return v, err
+	return ec.fitsValue(e.R, v)
 }
 
 func (ec *evalCtx) evalArgs(args []Expr, kwargs []Kwarg) ([]Value, []kwValue, error) {
@@ -310,6 +331,16 @@ func (ec *evalCtx) binary(e *Binary) (Value, error) {
 		return Value{}, err
 	}
 	switch e.Op {
+	case "==", "!=", "<", "<=", ">", ">=":
+		if err := ec.work(e.R, min(l.byteSize(), r.byteSize())/16); err != nil {
+			return Value{}, err
+		}
+	case "in", "not in":
+		if err := ec.work(e.R, r.byteSize()/16); err != nil {
+			return Value{}, err
+		}
+	}
+	switch e.Op {
 	case "==":
 		return BoolValue(equal(l, r)), nil
 	case "!=":
@@ -335,7 +366,18 @@ func (ec *evalCtx) binary(e *Binary) (Value, error) {
 		if ec.opts.Undefined == Strict && (l.kind == KindUndefined || r.kind == KindUndefined) {
 			return Value{}, ec.fail(e.R, "undefined value")
 		}
-		return StringValue(l.String() + r.String()), nil
+		ls, err := ec.toString(e.Left.Span(), l)
+		if err != nil {
+			return Value{}, err
+		}
+		rs, err := ec.toString(e.Right.Span(), r)
+		if err != nil {
+			return Value{}, err
+		}
+		if err := ec.fits(e.R, len(ls)+len(rs)); err != nil {
+			return Value{}, err
+		}
+		return StringValue(ls + rs), nil
 	}
 	return ec.arith(e, l, r)
 }
@@ -354,7 +396,7 @@ func containsValue(container, item Value) (found, isContainer bool) {
 		}
 		return false, true
 	case KindMap:
-		_, ok := container.m.Values[item.String()]
+		_, ok := container.m.Get(item.String())
 		return ok, true
 	}
 	return false, false
@@ -373,87 +415,4 @@ func (ec *evalCtx) contains(e *Binary, container, item Value) (bool, error) {
 		return false, nil
 	}
 	return false, ec.fail(e.R, "invalid operation: cannot perform a containment check on this value")
-}
-
-func (ec *evalCtx) arith(e *Binary, l, r Value) (Value, error) {
-	bad := func() (Value, error) {
-		return Value{}, ec.fail(e.R, "invalid operation: tried to use %s operator on unsupported types %s and %s", e.Op, l.typeName(), r.typeName())
-	}
-	if e.Op == "+" && l.kind == KindString && r.kind == KindString {
-		return StringValue(l.s + r.s), nil
-	}
-	if e.Op == "+" && l.kind == KindSeq && r.kind == KindSeq {
-		return SeqValue(append(append([]Value{}, l.seq...), r.seq...)), nil
-	}
-	if e.Op == "*" && l.kind == KindString && r.kind == KindInt {
-		if r.i < 0 || int(r.i)*len(l.s) > 16<<20 {
-			return bad()
-		}
-		return StringValue(strings.Repeat(l.s, int(r.i))), nil
-	}
-	if !l.isNumber() || !r.isNumber() {
-		return bad()
-	}
-	if l.kind != KindFloat && r.kind != KindFloat && e.Op != "/" {
-		a, b := l.i, r.i
-		if l.kind == KindBool && l.b {
-			a = 1
-		}
-		if r.kind == KindBool && r.b {
-			b = 1
-		}
-		switch e.Op {
-		case "+":
-			return IntValue(a + b), nil
-		case "-":
-			return IntValue(a - b), nil
-		case "*":
-			return IntValue(a * b), nil
-		case "//":
-			if b == 0 {
-				return Value{}, ec.fail(e.R, "invalid operation: tried to use // operator on unsupported types number and number")
-			}
-			q := a / b
-			if (a%b != 0) && ((a < 0) != (b < 0)) {
-				q--
-			}
-			return IntValue(q), nil
-		case "%":
-			if b == 0 {
-				return Value{}, ec.fail(e.R, "invalid operation: tried to use %% operator on unsupported types number and number")
-			}
-			m := a % b
-			if m != 0 && ((m < 0) != (b < 0)) {
-				m += b
-			}
-			return IntValue(m), nil
-		case "**":
-			if b >= 0 && b < 64 {
-				res := int64(1)
-				for i := int64(0); i < b; i++ {
-					res *= a
-				}
-				return IntValue(res), nil
-			}
-		}
-	}
-	x, _ := l.asFloat()
-	y, _ := r.asFloat()
-	switch e.Op {
-	case "+":
-		return FloatValue(x + y), nil
-	case "-":
-		return FloatValue(x - y), nil
-	case "*":
-		return FloatValue(x * y), nil
-	case "/":
-		return FloatValue(x / y), nil
-	case "//":
-		return FloatValue(math.Floor(x / y)), nil
-	case "%":
-		return FloatValue(math.Mod(x, y)), nil
-	case "**":
-		return FloatValue(math.Pow(x, y)), nil
-	}
-	return bad()
 }

@@ -2,12 +2,15 @@
 
 package template
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 func (p *parser) enter() error {
 	p.depth++
 	if p.depth > maxDepth {
-		return &SyntaxError{R: Range{Start: p.lx.pos, End: p.lx.pos}, Msg: "expression nested too deeply"}
+		return p.tooDeep()
 	}
 	return nil
 }
@@ -16,12 +19,15 @@ func (p *parser) expr() (Expr, error) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
-	defer func() { p.depth-- }()
+	defer func(chain int) { p.depth--; p.chain = chain }(p.chain)
 	e, err := p.orExpr()
 	if err != nil {
 		return nil, err
 	}
 	for p.isKeyword("if") {
+		if err := p.link(); err != nil {
+			return nil, err
+		}
 		p.next()
 		cond, err := p.orExpr()
 		if err != nil {
@@ -86,7 +92,7 @@ func (p *parser) binExpr(minPrec int) (Expr, error) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
-	defer func() { p.depth-- }()
+	defer func(chain int) { p.depth--; p.chain = chain }(p.chain)
 	var left Expr
 	if minPrec <= 3 && p.isKeyword("not") {
 		t, _ := p.next()
@@ -109,6 +115,9 @@ func (p *parser) binExpr(minPrec int) (Expr, error) {
 		op, prec := p.binaryOp(t)
 		if prec == 0 || prec < minPrec {
 			return left, nil
+		}
+		if err := p.link(); err != nil {
+			return nil, err
 		}
 		p.next()
 		if op == "not in" {
@@ -153,9 +162,13 @@ func (p *parser) unary() (Expr, error) {
 
 // filterChain parses `| f(args)` and `is test` suffixes; with base nil it parses a bare filter chain.
 func (p *parser) filterChain(base Expr) (Expr, error) {
+	defer func(chain int) { p.chain = chain }(p.chain)
 	e := base
 	first := base == nil
 	for {
+		if err := p.link(); err != nil {
+			return nil, err
+		}
 		t, err := p.peek()
 		if err != nil {
 			return nil, err
@@ -295,7 +308,11 @@ func (p *parser) nextIsAssign() bool {
 }
 
 func (p *parser) postfix(e Expr) (Expr, error) {
+	defer func(chain int) { p.chain = chain }(p.chain)
 	for {
+		if err := p.link(); err != nil {
+			return nil, err
+		}
 		t, err := p.peek()
 		if err != nil {
 			return nil, err
@@ -389,17 +406,19 @@ func (p *parser) primary() (Expr, error) {
 		}
 		return &Name{R: t.r, Name: t.val}, nil
 	case tkString:
-		s, r := t.val, t.r
+		var s strings.Builder
+		s.WriteString(t.val)
+		r := t.r
 		for {
 			nt, err := p.peek()
 			if err != nil || nt.kind != tkString {
 				break
 			}
 			p.next()
-			s += nt.val
+			s.WriteString(nt.val)
 			r.End = nt.r.End
 		}
-		return &Const{R: r, Value: StringValue(s)}, nil
+		return &Const{R: r, Value: StringValue(s.String())}, nil
 	case tkInt:
 		v, err := parseInt(t)
 		if err != nil {

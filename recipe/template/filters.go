@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 type filterFn func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error)
@@ -75,7 +76,7 @@ func (ec *evalCtx) str(f *Filter, v Value) (string, error) {
 	if v.kind == KindUndefined && ec.opts.Undefined == Strict {
 		return "", ec.fail(f.R, "undefined value")
 	}
-	return v.String(), nil
+	return ec.toString(f.R, v)
 }
 
 func (ec *evalCtx) seqOf(f *Filter, v Value) ([]Value, error) {
@@ -92,7 +93,7 @@ func init() {
 	length := func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
 		switch v.kind {
 		case KindString:
-			return IntValue(int64(len([]rune(v.s)))), nil
+			return IntValue(int64(utf8.RuneCountInString(v.s))), nil
 		case KindSeq:
 			return IntValue(int64(len(v.seq))), nil
 		case KindMap:
@@ -130,11 +131,7 @@ func init() {
 			}
 			return StringValue(strings.TrimSpace(s)), err
 		},
-		"replace": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-			s, err := ec.str(f, v)
-			n := intArg(args, kw, 2, "count", -1)
-			return StringValue(strings.Replace(s, strArg(args, kw, 0, "old", ""), strArg(args, kw, 1, "new", ""), n)), err
-		},
+		"replace": replaceFilter,
 		"length":  length,
 		"count":   length,
 		"default": def,
@@ -145,7 +142,7 @@ func init() {
 			}
 			out := make([]Value, len(v.m.Keys))
 			for i, k := range v.m.Keys {
-				out[i] = SeqValue([]Value{StringValue(k), v.m.Values[k]})
+				out[i] = SeqValue([]Value{StringValue(k), v.m.get(k)})
 			}
 			return SeqValue(out), nil
 		},
@@ -157,7 +154,7 @@ func init() {
 			byValue := strArg(args, kw, -1, "by", "key") == "value"
 			sort.SliceStable(keys, func(i, j int) bool {
 				if byValue {
-					c, _ := compare(v.m.Values[keys[i]], v.m.Values[keys[j]])
+					c, _ := compare(v.m.get(keys[i]), v.m.get(keys[j]))
 					return c < 0
 				}
 				return keys[i] < keys[j]
@@ -169,7 +166,7 @@ func init() {
 			}
 			out := make([]Value, len(keys))
 			for i, k := range keys {
-				out[i] = SeqValue([]Value{StringValue(k), v.m.Values[k]})
+				out[i] = SeqValue([]Value{StringValue(k), v.m.get(k)})
 			}
 			return SeqValue(out), nil
 		},
@@ -188,32 +185,31 @@ func init() {
 			}
 			return SeqValue(out), err
 		},
-		"join": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-			if v.kind == KindString {
-				return v, nil
-			}
-			items, err := ec.seqOf(f, v)
-			parts := make([]string, len(items))
-			for i, it := range items {
-				parts[i] = it.String()
-			}
-			return StringValue(strings.Join(parts, strArg(args, kw, 0, "d", ""))), err
-		},
+		"join": joinFilter,
 		"split": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
 			s, err := ec.str(f, v)
+			if err != nil {
+				return Value{}, err
+			}
 			var parts []string
 			if sep, ok := arg(args, kw, 0, "split"); ok && sep.kind == KindString {
+				if err := ec.fitsItems(f.R, strings.Count(s, sep.s)+1, 0); err != nil {
+					return Value{}, err
+				}
 				parts = strings.SplitN(s, sep.s, intArg(args, kw, 1, "maxsplits", -1))
 			} else {
 				parts = strings.Fields(s)
 			}
-			return FromGo(parts), err
+			return FromGo(parts), nil
 		},
 		"lines": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
 			s, err := ec.str(f, v)
 			s = strings.TrimSuffix(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
 			if s == "" {
 				return SeqValue(nil), err
+			}
+			if err := ec.fitsItems(f.R, strings.Count(s, "\n")+1, 0); err != nil {
+				return Value{}, err
 			}
 			return FromGo(strings.Split(s, "\n")), err
 		},
@@ -228,6 +224,9 @@ func init() {
 		"abs": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
 			switch v.kind {
 			case KindInt:
+				if v.i == math.MinInt64 {
+					return Value{}, ec.fail(f.R, "invalid operation: unable to calculate abs(%d)", v.i)
+				}
 				if v.i < 0 {
 					return IntValue(-v.i), nil
 				}
@@ -307,6 +306,11 @@ func init() {
 			if n <= 0 {
 				return Value{}, ec.fail(f.R, "invalid operation: count must be positive")
 			}
+			if _, fill := arg(args, kw, 1, "fill_with"); fill && len(items) > 0 {
+				if err := ec.fitsItems(f.R, mulSize((len(items)+n-1)/n, n), 0); err != nil {
+					return Value{}, err
+				}
+			}
 			var out []Value
 			for i := 0; i < len(items); i += n {
 				chunk := append([]Value{}, items[i:min(i+n, len(items))]...)
@@ -324,6 +328,9 @@ func init() {
 			n := intArg(args, kw, 0, "count", 1)
 			if n <= 0 {
 				return Value{}, ec.fail(f.R, "invalid operation: count must be positive")
+			}
+			if err := ec.fitsItems(f.R, n, containerBytes); err != nil {
+				return Value{}, err
 			}
 			per, extra := len(items)/n, len(items)%n
 			var out []Value
@@ -349,6 +356,9 @@ func init() {
 			items, err := ec.seqOf(f, v)
 			var out []Value
 			for _, it := range items {
+				if err := ec.work(f.R, len(out)); err != nil {
+					return Value{}, err
+				}
 				dup := false
 				for _, o := range out {
 					if equal(o, it) {
@@ -363,9 +373,7 @@ func init() {
 			return SeqValue(out), err
 		},
 		"pprint": func(_ *evalCtx, _ *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
-			var b strings.Builder
-			v.repr(&b)
-			return StringValue(b.String()), nil
+			return StringValue(v.reprString(maxPrintedBytes)), nil // checked against the cap by applyFilter
 		},
 	}
 }
@@ -396,32 +404,6 @@ func capitalize(s string) string {
 	return s
 }
 
-// indentFilter indents every line but the first (unless first=true); blank lines only with blank=true.
-func indentFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-	s, err := ec.str(f, v)
-	if err != nil {
-		return Value{}, err
-	}
-	var pad string
-	if w, ok := arg(args, kw, 0, "width"); ok && w.kind == KindString {
-		pad = w.s
-	} else {
-		pad = strings.Repeat(" ", max(0, intArg(args, kw, 0, "width", 4)))
-	}
-	first, blank := boolArg(args, kw, 1, "first"), boolArg(args, kw, 2, "blank")
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if i == 0 && !first {
-			continue
-		}
-		if strings.TrimSpace(l) == "" && !blank {
-			continue
-		}
-		lines[i] = pad + l
-	}
-	return StringValue(strings.Join(lines, "\n")), nil
-}
-
 func minMax(sign int) filterFn {
 	return func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
 		items, err := ec.seqOf(f, v)
@@ -447,7 +429,7 @@ func sortFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Va
 	attr := strArg(args, kw, -1, "attribute", "")
 	key := func(x Value) Value {
 		if attr != "" && x.kind == KindMap {
-			return x.m.Values[attr]
+			return x.m.get(attr)
 		}
 		if x.kind == KindString && !boolArg(args, kw, -1, "case_sensitive") {
 			return StringValue(strings.ToLower(x.s))
@@ -534,6 +516,9 @@ func mapFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Val
 		return Value{}, ec.fail(f.R, "unknown filter: filter %s is unknown", name)
 	}
 	for _, it := range items {
+		if err := ec.step(f.R); err != nil {
+			return Value{}, err
+		}
 		x, err := fn(ec, f, it, args[1:], nil)
 		if err != nil {
 			return Value{}, err
@@ -552,14 +537,14 @@ func groupbyFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) 
 	groups := NewMap()
 	for _, it := range items {
 		k, _ := ec.getAttr(f.R, it, StringValue(attr))
-		g := groups.Values[k.String()]
+		g := groups.get(k.String())
 		groups.Set(k.String(), SeqValue(append(g.seq, it)))
 	}
 	out := make([]Value, 0, len(groups.Keys))
 	for _, k := range groups.Keys {
 		m := NewMap()
 		m.Set("grouper", StringValue(k))
-		m.Set("list", groups.Values[k])
+		m.Set("list", groups.get(k))
 		out = append(out, MapValue(m))
 	}
 	return SeqValue(out), nil
@@ -574,7 +559,14 @@ func (ec *evalCtx) applyFilter(f *Filter, v Value) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	return fn(ec, f, v, args, kw)
+	if err := ec.work(f.R, v.byteSize()/16); err != nil {
+		return Value{}, err
+	}
+	out, err := fn(ec, f, v, args, kw)
+	if err != nil {
+		return Value{}, err
+	}
+	return ec.fitsValue(f.R, out)
 }
 
 // applyFilterChain applies a bare filter chain (from `{% filter %}` or `{% set x | f %}`) to v.

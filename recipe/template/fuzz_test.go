@@ -2,7 +2,11 @@
 
 package template
 
-import "testing"
+import (
+	"errors"
+	"runtime"
+	"testing"
+)
 
 func FuzzTemplate(f *testing.F) {
 	for _, s := range []string{
@@ -11,6 +15,9 @@ func FuzzTemplate(f *testing.F) {
 		"{{customer first name}} {{ ok }}", "{% set x = [1, 2] %}{{ x[0:1] }}", "{# c #}{{- x -}}",
 		"{% extends 'p' %}{% block b %}{{ super() }}{% endblock %}", "{{ {'a': {'b': 1}} }}",
 		"{% with a = 1 %}{{ a ~ b }}{% endwith %}", "{{ x is divisibleby 3 }}",
+		`{{ "xx" * 4611686018427387904 }}`, `{% set x = "ab" %}{% set x = x ~ x %}{% set x = [x, x]|join %}{{ x|indent(9) }}`,
+		"{% for a in range(99) %}{% for b in range(99) %}{{ loop.index }}{% endfor %}{% endfor %}",
+		"{{ 9223372036854775807 + 1 }}{{ 2 ** 64 }}{{ 1 // 0 }}", "{% set ns = namespace() %}{% set ns.a = ns %}{{ ns }}",
 	} {
 		f.Add(s)
 	}
@@ -43,10 +50,28 @@ func FuzzTemplate(f *testing.F) {
 			}
 			return nil, nil
 		}
+		// the budget per input: steps within the limit, allocation within what the limits allow
+		const maxSteps, allocBudget = 200_000, 128 << 20
 		for _, mode := range []UndefinedBehavior{Lenient, Strict} {
-			out, err := tpl.Render(map[string]Value{"x": StringValue("v")}, RenderOptions{Undefined: mode, Loader: loader, MaxOutput: 1 << 20})
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			out, err := tpl.Render(map[string]Value{"x": StringValue("v")}, RenderOptions{Undefined: mode, Loader: loader, MaxOutput: 1 << 20, MaxSteps: maxSteps})
+			runtime.ReadMemStats(&after)
 			if err == nil && len(out.Text) > 1<<20 {
 				t.Fatalf("output over the limit: %d", len(out.Text))
+			}
+			if out.Steps > maxSteps {
+				t.Fatalf("render took %d steps, limit %d", out.Steps, maxSteps)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > allocBudget {
+				t.Fatalf("render allocated %d MiB (error %v), budget %d MiB", alloc>>20, err, allocBudget>>20)
+			}
+			var re *RuntimeError
+			if err != nil && !errors.As(err, &re) {
+				t.Fatalf("render error of type %T: %v", err, err)
+			}
+			if re != nil && (re.R.Start < 0 || re.R.Start > re.R.End) {
+				t.Fatalf("runtime error range %v", re.R)
 			}
 		}
 	})

@@ -7,15 +7,26 @@ import (
 	"strconv"
 )
 
-// maxDepth bounds nesting so hostile input cannot exhaust the stack.
-const maxDepth = 200
+const (
+	// maxDepth bounds nested expressions; 226 gives minijinja 2.20's limits: 74 nested parentheses, 75 lists.
+	maxDepth = 226
+	// maxStmtDepth bounds nested statements as minijinja does (150 nested blocks fail).
+	maxStmtDepth = 150
+	// maxChain bounds operator, filter, attribute and elif chains, which the parser reads in a loop but
+	// which nest in the tree the evaluator and analysis walk recursively.
+	maxChain = 10_000
+	// recursionLimitMsg is minijinja's message for all three.
+	recursionLimitMsg = "template exceeds maximum recursion limits"
+)
 
 type parser struct {
 	lx     *lexer
 	lexErr error // a lexer error is sticky: lookahead that ignores it must not lose it
 	tok    token
 	peeked bool
-	depth  int
+	depth  int // nested expressions (recursive calls)
+	stmts  int // nested statement bodies
+	chain  int // links of the chains being read (operators, filters, postfix, elif)
 	blocks map[string]*Block
 	ext    *Extends
 }
@@ -143,10 +154,10 @@ func (p *parser) blockBody(start int, end string) ([]Stmt, Range, error) {
 // subparse parses statements until one of the end keywords opens a block tag; it returns that keyword
 // with the tag's start consumed (the keyword itself consumed too).
 func (p *parser) subparse(ends []string) ([]Stmt, string, error) {
-	p.depth++
-	defer func() { p.depth-- }()
-	if p.depth > maxDepth {
-		return nil, "", &SyntaxError{R: Range{Start: p.lx.pos, End: p.lx.pos}, Msg: "template nested too deeply"}
+	p.stmts++
+	defer func() { p.stmts-- }()
+	if p.stmts >= maxStmtDepth+1 {
+		return nil, "", p.tooDeep()
 	}
 	var body []Stmt
 	emit := func(s Stmt) { body = append(body, s) }
@@ -200,6 +211,19 @@ func (p *parser) subparse(ends []string) ([]Stmt, string, error) {
 			}
 		}
 	}
+}
+
+// tooDeep is the error for nesting past a limit, at the current position.
+func (p *parser) tooDeep() error {
+	return &SyntaxError{R: Range{Start: p.lx.pos, End: p.lx.pos}, Msg: recursionLimitMsg}
+}
+
+// link counts one more link of a chain; restore p.chain when the chain's function returns.
+func (p *parser) link() error {
+	if p.chain++; p.chain > maxChain {
+		return p.tooDeep()
+	}
+	return nil
 }
 
 // markKeyword records the statement keyword for the block tag being read (it is stored when the tag closes).

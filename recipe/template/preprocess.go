@@ -24,23 +24,22 @@ type Preprocessed struct {
 
 type insert struct {
 	at, n int // original offset, bytes inserted before it
+	shift int // bytes inserted before this insert (so it starts at at+shift in Text)
 }
 
 // ToOriginal maps an offset in Text back to the original text; offsets inside inserted text map to
-// the point of insertion.
+// the point of insertion. O(log inserts).
 func (p *Preprocessed) ToOriginal(off int) int {
-	shift := 0
-	for _, in := range p.inserts {
-		newAt := in.at + shift
-		if off < newAt {
-			break
-		}
-		if off < newAt+in.n {
-			return in.at
-		}
-		shift += in.n
+	// the last insert starting at or before off
+	i := sort.Search(len(p.inserts), func(i int) bool { return p.inserts[i].at+p.inserts[i].shift > off }) - 1
+	if i < 0 {
+		return off
 	}
-	return off - shift
+	in := p.inserts[i]
+	if off < in.at+in.shift+in.n {
+		return in.at
+	}
+	return off - in.shift - in.n
 }
 
 // Preprocess applies goose's rewrite. It returns the input unchanged (no copy) when nothing applies.
@@ -66,10 +65,11 @@ func Preprocess(src string) *Preprocessed {
 			k++
 		}
 		if end < 0 {
-			i = start + 1
 			if k+1 >= len(src) {
 				break
 			}
+			// no `}}` before this newline: no `{{` between here and it can match either
+			i = k
 			continue
 		}
 		inner := src[start+2 : end]
@@ -103,20 +103,7 @@ func Preprocess(src string) *Preprocessed {
 	}
 	// goose replaces each listed variable's `{{v}}` text everywhere, once per listing; a text listed
 	// twice is wrapped twice (which then breaks the raw block, as it does in goose).
-	type wrap struct{ start, end, times int }
-	var ws []wrap
-	for _, v := range order {
-		pat := "{{" + v + "}}"
-		for i := 0; ; {
-			j := strings.Index(src[i:], pat)
-			if j < 0 {
-				break
-			}
-			ws = append(ws, wrap{i + j, i + j + len(pat), wraps[v]})
-			i += j + len(pat)
-		}
-	}
-	sort.Slice(ws, func(a, b int) bool { return ws[a].start < ws[b].start })
+	ws := findWraps(src, wraps)
 	var b strings.Builder
 	last := 0
 	for _, w := range ws {
@@ -125,16 +112,62 @@ func Preprocess(src string) *Preprocessed {
 		}
 		b.WriteString(src[last:w.start])
 		b.WriteString(strings.Repeat(rawOpen, w.times))
-		out.inserts = append(out.inserts, insert{w.start, len(rawOpen) * w.times})
+		out.addInsert(w.start, len(rawOpen)*w.times)
 		b.WriteString(src[w.start:w.end])
 		b.WriteString(strings.Repeat(rawClose, w.times))
-		out.inserts = append(out.inserts, insert{w.end, len(rawClose) * w.times})
+		out.addInsert(w.end, len(rawClose)*w.times)
 		out.Literal = append(out.Literal, Range{Start: w.start, End: w.end})
 		last = w.end
 	}
 	b.WriteString(src[last:])
 	out.Text = b.String()
 	return out
+}
+
+func (p *Preprocessed) addInsert(at, n int) {
+	shift := 0
+	if k := len(p.inserts); k > 0 {
+		shift = p.inserts[k-1].shift + p.inserts[k-1].n
+	}
+	p.inserts = append(p.inserts, insert{at: at, n: n, shift: shift})
+}
+
+type wrap struct{ start, end, times int }
+
+// findWraps lists, in order, every occurrence of `{{v}}` for the listed v (goose replaces each listed
+// text everywhere). A listed v never contains `}}` or a newline, so the only candidate at a `{{` is
+// the text up to the first `}}` after it on its line: one pass over the text with a map look-up.
+func findWraps(src string, wraps map[string]int) []wrap {
+	// closeAt[i]: the first `}}` at or after i, or -1 when a newline or the end comes first
+	closeAt := make([]int32, len(src)+1)
+	next := int32(-1)
+	closeAt[len(src)] = -1
+	for i := len(src) - 1; i >= 0; i-- {
+		switch {
+		case src[i] == '\n':
+			next = -1
+		case src[i] == '}' && i+1 < len(src) && src[i+1] == '}':
+			next = int32(i)
+		}
+		closeAt[i] = next
+	}
+	var ws []wrap
+	for i := 0; ; {
+		j := strings.Index(src[i:], "{{")
+		if j < 0 {
+			break
+		}
+		start := i + j
+		if end := int(closeAt[start+2]); end >= 0 {
+			if times, ok := wraps[src[start+2:end]]; ok {
+				ws = append(ws, wrap{start, end + 2, times})
+				i = end + 2
+				continue
+			}
+		}
+		i = start + 1
+	}
+	return ws
 }
 
 func isPlainIdent(s string) bool {

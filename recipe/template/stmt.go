@@ -19,6 +19,10 @@ func (p *parser) ifStmt(start int) (Stmt, error) {
 	st := &If{Cond: cond, Then: then}
 	switch end {
 	case "elif":
+		defer func(chain int) { p.chain = chain }(p.chain)
+		if err := p.link(); err != nil {
+			return nil, err
+		}
 		elifStart := p.lx.tagStart
 		inner, err := p.ifStmt(elifStart)
 		if err != nil {
@@ -223,8 +227,13 @@ func (p *parser) blockStmt(start int) (Stmt, error) {
 	if _, err := p.expectBlockEnd(); err != nil {
 		return nil, err
 	}
+	// the name is taken from here on, so a block of the same name inside this one is "defined twice"
+	// (else rendering one would render the other, and itself, forever)
+	b := &Block{Name: name.val, NameRange: name.r}
+	p.blocks[name.val] = b
 	body, _, err := p.subparse([]string{"endblock"})
 	if err != nil {
+		delete(p.blocks, name.val)
 		return nil, err
 	}
 	if t, _ := p.peek(); t.kind == tkIdent {
@@ -237,8 +246,7 @@ func (p *parser) blockStmt(start int) (Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Block{R: Range{Start: start, End: t.r.End}, Name: name.val, NameRange: name.r, Body: body}
-	p.blocks[name.val] = b
+	b.R, b.Body = Range{Start: start, End: t.r.End}, body
 	return b, nil
 }
 

@@ -137,12 +137,24 @@ var globals = map[string]globalFn{
 		if step == 0 {
 			return Value{}, fmt.Errorf("invalid operation: cannot create range with step of 0")
 		}
-		var out []Value
-		for i := lo; (step > 0 && i < hi) || (step < 0 && i > hi); i += step {
-			if len(out) >= 100000 {
-				return Value{}, fmt.Errorf("invalid operation: range has too many elements")
-			}
-			out = append(out, IntValue(i))
+		// the element count, computed without overflow: minijinja refuses more than 100,000
+		var span uint64
+		if step > 0 && hi > lo {
+			span = uint64(hi) - uint64(lo)
+		} else if step < 0 && lo > hi {
+			span = uint64(lo) - uint64(hi)
+		}
+		stride := uint64(step)
+		if step < 0 {
+			stride = uint64(-(step + 1)) + 1
+		}
+		count := (span + stride - 1) / stride
+		if count > 100000 {
+			return Value{}, fmt.Errorf("invalid operation: range has too many elements")
+		}
+		out := make([]Value, count)
+		for i := range out {
+			out[i] = IntValue(lo + int64(i)*step)
 		}
 		return SeqValue(out), nil
 	},
@@ -150,7 +162,7 @@ var globals = map[string]globalFn{
 		m := NewMap()
 		if len(args) > 0 && args[0].kind == KindMap {
 			for _, k := range args[0].m.Keys {
-				m.Set(k, args[0].m.Values[k])
+				m.Set(k, args[0].m.get(k))
 			}
 		}
 		for _, k := range kw {

@@ -35,23 +35,115 @@ type Value struct {
 	m    *Map
 	fn   func(*evalCtx, []Value, []kwValue) (Value, error)
 	safe bool
+	// n is a sequence's byte size (see byteSize), computed when it is built.
+	n int
 }
 
 // Map is an insertion-ordered string-keyed map.
 type Map struct {
-	Keys   []string
-	Values map[string]Value
+	Keys []string
+	vals []Value // vals[i] is the value of Keys[i]
+	// index finds a key's position once the map has more than mapIndexAt keys (small maps scan).
+	index map[string]int
+	size  int
+	// loop, when set, computes the values of a for loop's `loop` object on demand (building ten
+	// entries per iteration was most of a loop's cost); values is filled only if the map is written.
+	loop *loopInfo
 }
 
+// mapIndexAt is the number of keys past which a map keeps an index.
+const mapIndexAt = 8
+
 // NewMap returns an empty map.
-func NewMap() *Map { return &Map{Values: map[string]Value{}} }
+func NewMap() *Map { return &Map{size: containerBytes} }
+
+// Get returns the value at k.
+func (m *Map) Get(k string) (Value, bool) {
+	if m.loop != nil {
+		return m.loop.get(k)
+	}
+	if i := m.find(k); i >= 0 {
+		return m.vals[i], true
+	}
+	return Value{}, false
+}
+
+func (m *Map) find(k string) int {
+	if m.index != nil {
+		if i, ok := m.index[k]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, key := range m.Keys {
+		if key == k {
+			return i
+		}
+	}
+	return -1
+}
 
 // Set stores k = v, keeping the first insertion order.
 func (m *Map) Set(k string, v Value) {
-	if _, ok := m.Values[k]; !ok {
-		m.Keys = append(m.Keys, k)
+	if m.loop != nil {
+		m.materialize()
 	}
-	m.Values[k] = v
+	if i := m.find(k); i >= 0 {
+		m.size -= itemBytes + len(k) + m.vals[i].byteSize()
+		m.vals[i] = v
+	} else {
+		m.Keys = append(m.Keys, k)
+		m.vals = append(m.vals, v)
+		if m.index != nil {
+			m.index[k] = len(m.Keys) - 1
+		} else if len(m.Keys) > mapIndexAt {
+			m.index = make(map[string]int, 2*len(m.Keys))
+			for i, key := range m.Keys {
+				m.index[key] = i
+			}
+		}
+	}
+	m.size = addSize(m.size, itemBytes+len(k)+v.byteSize())
+}
+
+// materialize turns a lazy loop object into an ordinary map.
+func (m *Map) materialize() {
+	info := m.loop
+	m.loop = nil
+	m.Keys = append([]string{}, m.Keys...)
+	m.vals = make([]Value, len(m.Keys))
+	for i, k := range m.Keys {
+		m.vals[i], _ = info.get(k)
+	}
+}
+
+const (
+	containerBytes = 16 // what an empty list or map counts for
+	itemBytes      = 2  // what each element adds to its container besides its own size (its ", ")
+	scalarBytes    = 8  // numbers, booleans, none, functions
+)
+
+// byteSize is the logical size of a value: a string's length, a container's elements (shared parts counted
+// each time they appear, so it bounds what printing the value produces).
+func (v Value) byteSize() int {
+	switch v.kind {
+	case KindString:
+		return len(v.s)
+	case KindSeq:
+		return v.n
+	case KindMap:
+		return v.m.size
+	}
+	return scalarBytes
+}
+
+// seqBytes is the byte size of a sequence holding items.
+func seqBytes(items []Value) int {
+	n := containerBytes
+	for _, it := range items {
+		n = addSize(n, itemBytes+it.byteSize())
+	}
+	return n
 }
 
 type kwValue struct {
@@ -65,7 +157,7 @@ func BoolValue(b bool) Value       { return Value{kind: KindBool, b: b} }
 func IntValue(i int64) Value       { return Value{kind: KindInt, i: i} }
 func FloatValue(f float64) Value   { return Value{kind: KindFloat, f: f} }
 func StringValue(s string) Value   { return Value{kind: KindString, s: s} }
-func SeqValue(items []Value) Value { return Value{kind: KindSeq, seq: items} }
+func SeqValue(items []Value) Value { return Value{kind: KindSeq, seq: items, n: seqBytes(items)} }
 func MapValue(m *Map) Value        { return Value{kind: KindMap, m: m} }
 
 // Kind returns the value's kind.
@@ -135,11 +227,21 @@ func (v Value) String() string {
 	case KindString:
 		return v.s
 	case KindSeq, KindMap:
-		var b strings.Builder
-		v.repr(&b)
-		return b.String()
+		return v.reprString(maxPrintedBytes)
 	}
 	return "<function>"
+}
+
+// maxPrintedBytes bounds the text of a printed container outside an evaluation (the evaluator checks
+// its own, smaller, cap).
+const maxPrintedBytes = 4 << 20
+
+// reprString prints v as minijinja's repr, stopping after limit bytes and maxValueDepth levels (a
+// namespace can hold itself).
+func (v Value) reprString(limit int) string {
+	var b strings.Builder
+	v.repr(&b, 0, limit)
+	return b.String()
 }
 
 func formatFloat(f float64) string {
@@ -158,7 +260,14 @@ func formatFloat(f float64) string {
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
-func (v Value) repr(b *strings.Builder) {
+func (v Value) repr(b *strings.Builder, depth, limit int) {
+	if b.Len() > limit {
+		return
+	}
+	if depth > maxValueDepth {
+		b.WriteString("...")
+		return
+	}
 	switch v.kind {
 	case KindString:
 		b.WriteString(strconv.Quote(v.s))
@@ -168,7 +277,10 @@ func (v Value) repr(b *strings.Builder) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			it.repr(b)
+			it.repr(b, depth+1, limit)
+			if b.Len() > limit {
+				return
+			}
 		}
 		b.WriteByte(']')
 	case KindMap:
@@ -179,7 +291,11 @@ func (v Value) repr(b *strings.Builder) {
 			}
 			b.WriteString(strconv.Quote(k))
 			b.WriteString(": ")
-			v.m.Values[k].repr(b)
+			mv, _ := v.m.Get(k)
+			mv.repr(b, depth+1, limit)
+			if b.Len() > limit {
+				return
+			}
 		}
 		b.WriteByte('}')
 	default:
@@ -258,8 +374,20 @@ func (v Value) asFloat() (float64, bool) {
 
 func (v Value) isNumber() bool { return v.kind == KindInt || v.kind == KindFloat || v.kind == KindBool }
 
+// maxCompareNodes bounds the elements one equality or ordering test visits.
+const maxCompareNodes = 1 << 20
+
 // equal is Jinja equality.
 func equal(a, b Value) bool {
+	work := maxCompareNodes
+	return equalBounded(a, b, 0, &work)
+}
+
+// equalBounded is equal visiting at most *work elements and maxValueDepth levels (then: not equal).
+func equalBounded(a, b Value, depth int, work *int) bool {
+	if *work--; *work < 0 || depth > maxValueDepth {
+		return false
+	}
 	if a.isNumber() && b.isNumber() {
 		if a.kind == KindInt && b.kind == KindInt {
 			return a.i == b.i
@@ -281,18 +409,22 @@ func equal(a, b Value) bool {
 			return false
 		}
 		for i := range a.seq {
-			if !equal(a.seq[i], b.seq[i]) {
+			if !equalBounded(a.seq[i], b.seq[i], depth+1, work) {
 				return false
 			}
 		}
 		return true
 	case KindMap:
+		if a.m == b.m {
+			return true
+		}
 		if len(a.m.Keys) != len(b.m.Keys) {
 			return false
 		}
 		for _, k := range a.m.Keys {
-			bv, ok := b.m.Values[k]
-			if !ok || !equal(a.m.Values[k], bv) {
+			av, _ := a.m.Get(k)
+			bv, ok := b.m.Get(k)
+			if !ok || !equalBounded(av, bv, depth+1, work) {
 				return false
 			}
 		}
@@ -303,6 +435,14 @@ func equal(a, b Value) bool {
 
 // compare orders two values; ok is false when they cannot be ordered.
 func compare(a, b Value) (int, bool) {
+	work := maxCompareNodes
+	return compareBounded(a, b, 0, &work)
+}
+
+func compareBounded(a, b Value, depth int, work *int) (int, bool) {
+	if *work--; *work < 0 || depth > maxValueDepth {
+		return 0, false
+	}
 	if a.isNumber() && b.isNumber() {
 		x, _ := a.asFloat()
 		y, _ := b.asFloat()
@@ -319,7 +459,7 @@ func compare(a, b Value) (int, bool) {
 	}
 	if a.kind == KindSeq && b.kind == KindSeq {
 		for i := 0; i < len(a.seq) && i < len(b.seq); i++ {
-			if c, ok := compare(a.seq[i], b.seq[i]); !ok || c != 0 {
+			if c, ok := compareBounded(a.seq[i], b.seq[i], depth+1, work); !ok || c != 0 {
 				return c, ok
 			}
 		}

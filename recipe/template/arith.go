@@ -1,0 +1,201 @@
+// Arithmetic: checked integer operations (never a panic, never a silent wrap), float operations, and
+// string/list repetition and concatenation within the value cap.
+
+package template
+
+import (
+	"math"
+	"math/bits"
+	"strings"
+)
+
+func (ec *evalCtx) arith(e *Binary, l, r Value) (Value, error) {
+	bad := func() (Value, error) {
+		return Value{}, ec.fail(e.R, "invalid operation: tried to use %s operator on unsupported types %s and %s", e.Op, l.typeName(), r.typeName())
+	}
+	switch {
+	case e.Op == "+" && l.kind == KindString && r.kind == KindString:
+		if err := ec.fits(e.R, addSize(len(l.s), len(r.s))); err != nil {
+			return Value{}, err
+		}
+		return StringValue(l.s + r.s), nil
+	case e.Op == "+" && l.kind == KindSeq && r.kind == KindSeq:
+		if err := ec.fitsItems(e.R, len(l.seq)+len(r.seq), 0); err != nil {
+			return Value{}, err
+		}
+		return ec.fitsValue(e.R, SeqValue(append(append(make([]Value, 0, len(l.seq)+len(r.seq)), l.seq...), r.seq...)))
+	case e.Op == "*" && (l.kind == KindString || l.kind == KindSeq) && r.kind == KindInt:
+		return ec.repeat(e, l, r.i)
+	case e.Op == "*" && (r.kind == KindString || r.kind == KindSeq) && l.kind == KindInt:
+		return ec.repeat(e, r, l.i)
+	}
+	if !l.isNumber() || !r.isNumber() {
+		return bad()
+	}
+	if l.kind != KindFloat && r.kind != KindFloat && e.Op != "/" {
+		return ec.intArith(e, l.asInt(), r.asInt())
+	}
+	x, _ := l.asFloat()
+	y, _ := r.asFloat()
+	switch e.Op {
+	case "+":
+		return FloatValue(x + y), nil
+	case "-":
+		return FloatValue(x - y), nil
+	case "*":
+		return FloatValue(x * y), nil
+	case "/":
+		return FloatValue(x / y), nil
+	case "//":
+		return FloatValue(math.Floor(x / y)), nil
+	case "%":
+		return FloatValue(math.Mod(x, y)), nil
+	case "**":
+		return FloatValue(math.Pow(x, y)), nil
+	}
+	return bad()
+}
+
+// asInt is an integer or boolean as an int64.
+func (v Value) asInt() int64 {
+	if v.kind == KindBool {
+		if v.b {
+			return 1
+		}
+		return 0
+	}
+	return v.i
+}
+
+// repeat is `s * n` / `list * n` (either order); a negative count is minijinja's error.
+func (ec *evalCtx) repeat(e *Binary, v Value, n int64) (Value, error) {
+	if n < 0 {
+		if v.kind == KindString {
+			return Value{}, ec.fail(e.R, "invalid operation: strings can only be multiplied with integers")
+		}
+		return Value{}, ec.fail(e.R, "invalid operation: sequences and iterables can only be multiplied with integers")
+	}
+	if v.kind == KindString {
+		if n > math.MaxInt32 {
+			return Value{}, ec.fits(e.R, -1)
+		}
+		if err := ec.fits(e.R, mulSize(len(v.s), int(n))); err != nil {
+			return Value{}, err
+		}
+		return StringValue(strings.Repeat(v.s, int(n))), nil
+	}
+	if n > math.MaxInt32 {
+		return Value{}, ec.fits(e.R, -1)
+	}
+	if err := ec.fits(e.R, mulSize(v.byteSize(), int(n))); err != nil {
+		return Value{}, err
+	}
+	if err := ec.fitsItems(e.R, mulSize(len(v.seq), int(n)), 0); err != nil {
+		return Value{}, err
+	}
+	out := make([]Value, 0, len(v.seq)*int(n))
+	for i := int64(0); i < n; i++ {
+		out = append(out, v.seq...)
+	}
+	return SeqValue(out), nil
+}
+
+// intArith is integer arithmetic that reports minijinja's "unable to calculate" instead of wrapping or
+// panicking. minijinja widens to i128 where goose-ls stays within int64, so results between 2^63 and 2^127
+// are an error here and a number there.
+func (ec *evalCtx) intArith(e *Binary, a, b int64) (Value, error) {
+	failed := func() (Value, error) {
+		return Value{}, ec.fail(e.R, "invalid operation: unable to calculate %d %s %d", a, e.Op, b)
+	}
+	switch e.Op {
+	case "+":
+		s := a + b
+		if (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0) {
+			return failed()
+		}
+		return IntValue(s), nil
+	case "-":
+		d := a - b
+		if (a >= 0) != (b >= 0) && (d >= 0) != (a >= 0) {
+			return failed()
+		}
+		return IntValue(d), nil
+	case "*":
+		p, ok := mulInt64(a, b)
+		if !ok {
+			return failed()
+		}
+		return IntValue(p), nil
+	case "//":
+		if b == 0 || (a == math.MinInt64 && b == -1) {
+			return failed()
+		}
+		q := a / b
+		if (a%b != 0) && ((a < 0) != (b < 0)) {
+			q--
+		}
+		return IntValue(q), nil
+	case "%":
+		if b == 0 {
+			return failed()
+		}
+		if b == -1 {
+			return IntValue(0), nil
+		}
+		m := a % b
+		if m != 0 && ((m < 0) != (b < 0)) {
+			m += b
+		}
+		return IntValue(m), nil
+	case "**":
+		if b < 0 {
+			return failed()
+		}
+		res := int64(1)
+		base := a
+		for exp := b; exp > 0; exp >>= 1 {
+			var ok bool
+			if exp&1 == 1 {
+				if res, ok = mulInt64(res, base); !ok {
+					return failed()
+				}
+			}
+			if exp > 1 {
+				if base, ok = mulInt64(base, base); !ok {
+					return failed()
+				}
+			}
+		}
+		return IntValue(res), nil
+	}
+	return Value{}, ec.fail(e.R, "invalid operation: tried to use %s operator on unsupported types number and number", e.Op)
+}
+
+// mulInt64 is a*b and whether it fits in an int64.
+func mulInt64(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	neg := (a < 0) != (b < 0)
+	hi, lo := bits.Mul64(absU64(a), absU64(b))
+	if hi != 0 {
+		return 0, false
+	}
+	if neg {
+		if lo > 1<<63 {
+			return 0, false
+		}
+		return -int64(lo), true // lo == 1<<63 gives MinInt64
+	}
+	if lo > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(lo), true
+}
+
+func absU64(a int64) uint64 {
+	if a < 0 {
+		return uint64(-(a + 1)) + 1
+	}
+	return uint64(a)
+}

@@ -3,8 +3,7 @@ package source
 
 import (
 	"sort"
-	"unicode/utf16"
-	"unicode/utf8"
+	"sync/atomic"
 )
 
 // Range is a half-open byte range [Start, End) into a document's text.
@@ -27,17 +26,26 @@ type Pos struct {
 type LineIndex struct {
 	text   []byte
 	starts []int // byte offset of each line start
+	// columns holds, per line, nil for an ASCII-only line (every column unit is one byte) or the
+	// checkpoints of a line with non-ASCII bytes, built on first use; nil when the whole text is ASCII.
+	columns []atomic.Pointer[lineColumns]
 }
 
 // NewLineIndex indexes text; lines end at \n, \r\n or a lone \r, as in LSP and YAML.
 func NewLineIndex(text []byte) *LineIndex {
 	starts := make([]int, 1, len(text)/32+1)
+	ascii := true
 	for i, c := range text {
 		if c == '\n' || (c == '\r' && (i+1 == len(text) || text[i+1] != '\n')) {
 			starts = append(starts, i+1)
 		}
+		ascii = ascii && c < 0x80
 	}
-	return &LineIndex{text: text, starts: starts}
+	li := &LineIndex{text: text, starts: starts}
+	if !ascii {
+		li.columns = make([]atomic.Pointer[lineColumns], len(starts))
+	}
+	return li
 }
 
 // Text returns the indexed text.
@@ -94,68 +102,6 @@ func (li *LineIndex) BytePos(off int) Pos {
 	off = li.clamp(off)
 	l := li.Line(off)
 	return Pos{Line: l, Col: off - li.starts[l]}
-}
-
-// RunePos returns line and column counted in Unicode code points (invalid bytes count as one each).
-func (li *LineIndex) RunePos(off int) Pos {
-	p := li.BytePos(off)
-	start := li.starts[p.Line]
-	return Pos{Line: p.Line, Col: utf8.RuneCount(li.text[start : start+p.Col])}
-}
-
-// UTF16Pos returns line and column counted in UTF-16 code units, as LSP's default encoding wants.
-func (li *LineIndex) UTF16Pos(off int) Pos {
-	p := li.BytePos(off)
-	start := li.starts[p.Line]
-	return Pos{Line: p.Line, Col: utf16Len(li.text[start : start+p.Col])}
-}
-
-func utf16Len(b []byte) int {
-	n := 0
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		b = b[size:]
-		if r >= 0x10000 && r != utf8.RuneError {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
-}
-
-// OffsetFromRuneCol converts a zero-based line and code-point column to a byte offset (clamped to the line).
-func (li *LineIndex) OffsetFromRuneCol(line, col int) int {
-	start, end := li.LineStart(line), li.LineEnd(line)
-	off := start
-	for i := 0; i < col && off < end; i++ {
-		_, size := utf8.DecodeRune(li.text[off:end])
-		off += size
-	}
-	return off
-}
-
-// OffsetFromUTF16 converts a zero-based line and UTF-16 column to a byte offset (clamped to the line).
-// A column that falls inside a surrogate pair resolves to the start of that character.
-func (li *LineIndex) OffsetFromUTF16(line, col int) int {
-	if line >= len(li.starts) {
-		return len(li.text)
-	}
-	start, end := li.LineStart(line), li.LineEnd(line)
-	off, units := start, 0
-	for off < end {
-		r, size := utf8.DecodeRune(li.text[off:end])
-		w := 1
-		if r >= 0x10000 && r != utf8.RuneError {
-			w = len(utf16.Encode([]rune{r}))
-		}
-		if units+w > col {
-			break
-		}
-		units += w
-		off += size
-	}
-	return off
 }
 
 // OffsetFromByteCol converts a zero-based line and byte column to a byte offset (clamped to the line).

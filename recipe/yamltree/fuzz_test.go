@@ -44,10 +44,23 @@ func FuzzYAMLTree(f *testing.F) {
 		// differential: a confirmed masked parse must equal the original parse
 		li := source.NewLineIndex(data)
 		if masked, blocks := mask(li, 0); masked != nil && utf8.Valid(data) {
-			if got, ok := parse(li, masked, blocks, nil); ok {
-				want, _ := parse(li, nil, nil, nil)
+			if got, ok := parse(li, masked, blocks, nil, nil); ok {
+				want, _ := parse(li, nil, nil, nil, nil)
 				if d := cmp.Diff(want.Root, got.Root); d != "" {
 					t.Fatalf("masked parse differs (-want +got):\n%s", d)
+				}
+			}
+		}
+		// differential: mappings split every 2 entries must give the same tree as one parse
+		if sh := precheckShapeN(li, 2); sh.err == nil && sh.secondDoc < 0 && len(sh.splits) > 0 {
+			want, _ := parse(li, nil, nil, nil, nil)
+			got, _ := parse(li, nil, nil, sh.splits, nil)
+			if want.err == nil {
+				if got.err != nil {
+					t.Fatalf("split parse fails: %v", got.err)
+				}
+				if d := cmp.Diff(want.Root, got.Root); d != "" {
+					t.Fatalf("split parse differs (-want +got):\n%s", d)
 				}
 			}
 		}
@@ -85,11 +98,11 @@ func TestMaskAgrees(t *testing.T) {
 		if masked == nil {
 			t.Fatalf("nothing masked in %q", src)
 		}
-		got, ok := parse(li, masked, blocks, nil)
+		got, ok := parse(li, masked, blocks, nil, nil)
 		if !ok {
 			t.Fatalf("masked parse not confirmed for %q", src)
 		}
-		want, _ := parse(li, nil, nil, nil)
+		want, _ := parse(li, nil, nil, nil, nil)
 		if want.err != nil {
 			t.Fatalf("original does not parse: %v", want.err)
 		}

@@ -195,6 +195,9 @@ func foldLines(sb *strings.Builder, lines []string) {
 	for i, l := range lines {
 		switch {
 		case i == 0:
+			if l == "" {
+				sb.WriteByte('\n') // a leading empty line is kept as a line break
+			}
 		case l == "":
 			sb.WriteByte('\n')
 		case lines[i-1] == "":

@@ -10,7 +10,6 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/goose-ls/goose-ls/recipe/source"
@@ -136,11 +135,24 @@ type Document struct {
 }
 
 type builder struct {
-	li        *source.LineIndex
-	anchors   map[string]*Node
-	depth     int
-	masked    map[int]maskedBlock // by header line
-	confirmed int                 // masked blocks goccy parsed as block scalars
+	li      *source.LineIndex
+	anchors map[string]*Node
+	// aliasing: what each anchored node costs when an alias replays it (see limits.go)
+	expansions map[*Node]expansion
+	depth      int // open collections, counted as serde_yaml counts them
+	deepest    int // deepest collection level reached (alias replays included)
+	jumps      int // alias replays so far, counted as serde_yaml counts them
+	aliases    []aliasUse
+	events     int // the document's parser events (scalars, aliases, collection starts and ends)
+	err        *Error
+	// split mappings (split.go): goccy's parses, the splits by first key line, the line the current
+	// parse's line 1 is, and where separately parsed texts start and end
+	segs       *segments
+	splits     map[int]split
+	lineBase   int
+	boundaries []int
+	masked     map[int]maskedBlock // by header line
+	confirmed  int                 // masked blocks goccy parsed as block scalars
 }
 
 // Cache keeps the last masked parse of one document, so an edit that only changes block-scalar text (the
@@ -148,10 +160,10 @@ type builder struct {
 type Cache struct {
 	mu     sync.Mutex
 	masked []byte
-	file   *ast.File
+	file   *segments
 }
 
-func (c *Cache) get(masked []byte) *ast.File {
+func (c *Cache) get(masked []byte) *segments {
 	if c == nil {
 		return nil
 	}
@@ -163,7 +175,7 @@ func (c *Cache) get(masked []byte) *ast.File {
 	return nil
 }
 
-func (c *Cache) put(masked []byte, f *ast.File) {
+func (c *Cache) put(masked []byte, f *segments) {
 	if c == nil {
 		return
 	}
@@ -175,34 +187,69 @@ func (c *Cache) put(masked []byte, f *ast.File) {
 // Parse parses text (which the line index covers).
 func Parse(li *source.LineIndex) (*Document, error) { return ParseCached(li, nil) }
 
-// ParseCached is Parse with a per-document cache (nil for none).
+// ParseCached is Parse with a per-document cache (nil for none). Nesting deeper than serde_yaml's limit
+// is refused before goccy/go-yaml sees the text, and only the first document (up to the `---` of the
+// second) is handed to it: goose refuses a second document whatever it contains.
 func ParseCached(li *source.LineIndex, cache *Cache) (*Document, error) {
+	sh := precheckShape(li)
+	if sh.err != nil {
+		return nil, sh.err
+	}
+	switch {
+	case sh.secondDoc >= 0:
+		li = source.NewLineIndex(li.Text()[:sh.secondDoc+3])
+	case sh.afterEnd >= 0:
+		full := li.Text()
+		li = source.NewLineIndex(full[:sh.afterEnd+3])
+		doc, err := parseFirst(li, cache, sh.splits)
+		if err == nil && doc.Extra == nil {
+			doc.Extra = &sh.extraDoc
+		}
+		return doc, err
+	}
+	return parseFirst(li, cache, sh.splits)
+}
+
+// parseFirst parses the text of the first document: masked when it can, else as it is.
+func parseFirst(li *source.LineIndex, cache *Cache, splits []split) (*Document, error) {
 	if masked, blocks := mask(li, minMaskBytes); masked != nil {
-		if doc, ok := parse(li, masked, blocks, cache); ok {
+		if doc, ok := parse(li, masked, blocks, splits, cache); ok {
+			if doc.err != nil {
+				return nil, doc.err
+			}
 			return doc, nil
 		}
 	}
-	doc, _ := parse(li, nil, nil, nil)
+	doc, _ := parse(li, nil, nil, splits, nil)
+	if doc.err != nil && len(splits) > 0 && len(li.Text()) <= maxUnsplitRetryBytes {
+		// a run parsed on its own can word a syntax error differently: a text of ordinary size is
+		// parsed again whole so the message is goccy's for the whole text
+		doc, _ = parse(li, nil, nil, nil, nil)
+	}
 	if doc.err != nil {
 		return nil, doc.err
 	}
 	return doc, nil
 }
 
+// maxUnsplitRetryBytes is the largest text whose failed split parse is redone whole (goccy's cost for
+// many keys is quadratic; at this size it stays in the tens of milliseconds).
+const maxUnsplitRetryBytes = 32 << 10
+
 // parse parses src (the original text, or a masked copy with the same lines) into a tree whose
 // offsets refer to the original; ok is false when a masked parse must be redone on the original.
 // goccy's AST is only read, so a cached one is rebuilt against the new text's line index.
-func parse(li *source.LineIndex, masked []byte, blocks []maskedBlock, cache *Cache) (*Document, bool) {
+func parse(li *source.LineIndex, masked []byte, blocks []maskedBlock, splits []split, cache *Cache) (*Document, bool) {
 	src := li.Text()
 	if masked != nil {
 		src = masked
 	}
-	f := cache.get(masked)
+	segs := cache.get(masked)
 	var err error
-	if f == nil {
-		f, err = parser.ParseBytes(normalizeBreaks(src), 0, parser.AllowDuplicateMapKey())
+	if segs == nil {
+		segs, err = parseSegments(src, splits)
 		if err == nil && masked != nil {
-			cache.put(masked, f)
+			cache.put(masked, segs)
 		}
 	}
 	if err != nil {
@@ -212,6 +259,8 @@ func parse(li *source.LineIndex, masked []byte, blocks []maskedBlock, cache *Cac
 		return &Document{err: convertError(li, err)}, false
 	}
 	b := &builder{li: li, anchors: map[string]*Node{}}
+	b.useSplits(segs)
+	f := segs.main
 	if masked != nil {
 		b.masked = make(map[int]maskedBlock, len(blocks))
 		for _, mb := range blocks {
@@ -239,6 +288,10 @@ func parse(li *source.LineIndex, masked []byte, blocks []maskedBlock, cache *Cac
 	if masked != nil && b.confirmed != len(blocks) {
 		return nil, false
 	}
+	b.checkRepetition()
+	if b.err != nil {
+		return &Document{err: b.err}, true
+	}
 	return doc, true
 }
 
@@ -263,11 +316,16 @@ func normalizeBreaks(b []byte) []byte {
 }
 
 func convertError(li *source.LineIndex, err error) error {
+	base := 0
+	var shifted lineShifted
+	if errors.As(err, &shifted) {
+		base = shifted.base
+	}
 	var ye yaml.Error
 	if errors.As(err, &ye) {
 		off := 0
 		if t := ye.GetToken(); t != nil && t.Position != nil {
-			off = li.OffsetFromRuneCol(t.Position.Line-1, t.Position.Column-1)
+			off = li.OffsetFromRuneCol(base+t.Position.Line-1, t.Position.Column-1)
 		}
 		return &Error{Offset: off, Msg: ye.GetMessage()}
 	}
@@ -278,7 +336,7 @@ func (b *builder) offset(t *token.Token) int {
 	if t == nil || t.Position == nil {
 		return len(b.li.Text())
 	}
-	return b.li.OffsetFromRuneCol(t.Position.Line-1, t.Position.Column-1)
+	return b.li.OffsetFromRuneCol(b.lineBase+t.Position.Line-1, t.Position.Column-1)
 }
 
 func (b *builder) clamp(off int) int { return min(max(off, 0), len(b.li.Text())) }
@@ -286,11 +344,11 @@ func (b *builder) clamp(off int) int { return min(max(off, 0), len(b.li.Text()))
 // tokenEnd is where token t's text ends: the start of the next token, less whitespace between.
 func (b *builder) tokenEnd(t *token.Token) int {
 	text := b.li.Text()
-	end := len(text)
 	start := b.offset(t)
+	end := b.boundaryAfter(start)
 	for n := t.Next; n != nil; n = n.Next {
 		if o := b.offset(n); o > start {
-			end = o
+			end = min(end, o)
 			break
 		}
 	}
@@ -309,11 +367,11 @@ func (b *builder) tokenEnd(t *token.Token) int {
 // from the next token back, skipping blank lines and less-indented comment lines.
 func (b *builder) blockEnd(headerOff int, content *token.Token) int {
 	text := b.li.Text()
-	end := len(text)
+	end := b.boundaryAfter(headerOff)
 	contentOff := b.offset(content)
 	for n := content.Next; n != nil; n = n.Next {
 		if o := b.offset(n); o >= contentOff {
-			end = o
+			end = min(end, o)
 			break
 		}
 	}
@@ -346,28 +404,40 @@ func (b *builder) blockEnd(headerOff int, content *token.Token) int {
 
 func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-const maxDepth = 500
-
 func (b *builder) node(n ast.Node) *Node {
-	b.depth++
-	defer func() { b.depth-- }()
-	if b.depth > maxDepth {
-		off := b.offset(n.GetToken())
-		return &Node{Kind: Scalar, Type: Null, R: source.Range{Start: off, End: off}}
+	if b.err != nil {
+		return &Node{Kind: Scalar, Type: Null}
 	}
 	switch n := n.(type) {
 	case *ast.MappingNode:
+		if !b.enter(b.collectionOffset(n)) {
+			return &Node{Kind: Scalar, Type: Null}
+		}
+		defer b.leave()
 		m := &Node{Kind: Map, Flow: n.IsFlowStyle}
 		for _, mv := range n.Values {
 			m.Pairs = append(m.Pairs, b.pair(mv))
 		}
+		if b.splits != nil && !n.IsFlowStyle && len(n.Values) > 0 && n.Values[0].Key != nil {
+			if t := n.Values[0].Key.GetToken(); t != nil && t.Position != nil {
+				b.splitMap(m, b.lineBase+t.Position.Line-1)
+			}
+		}
 		b.span(m, n.Start, n.End)
 		return m
 	case *ast.MappingValueNode:
+		if !b.enter(b.collectionOffset(n)) {
+			return &Node{Kind: Scalar, Type: Null}
+		}
+		defer b.leave()
 		m := &Node{Kind: Map, Pairs: []*Pair{b.pair(n)}}
 		b.span(m, nil, nil)
 		return m
 	case *ast.SequenceNode:
+		if !b.enter(b.collectionOffset(n)) {
+			return &Node{Kind: Scalar, Type: Null}
+		}
+		defer b.leave()
 		s := &Node{Kind: Seq, Flow: n.IsFlowStyle}
 		for _, v := range n.Values {
 			if v == nil {
@@ -378,16 +448,20 @@ func (b *builder) node(n ast.Node) *Node {
 		b.span(s, n.Start, n.End)
 		return s
 	case *ast.AnchorNode:
+		mark := b.startAnchor()
 		v := b.node(n.Value)
-		if n.Name != nil {
+		if n.Name != nil && v != nil {
 			b.anchors[n.Name.GetToken().Value] = v
+			b.endAnchor(v, mark)
 		}
 		return v
 	case *ast.AliasNode:
 		start := b.offset(n.Start)
 		r := source.Range{Start: start, End: b.tokenEnd(n.Value.GetToken())}
+		b.events++
 		if n.Value != nil {
 			if target, ok := b.anchors[n.Value.GetToken().Value]; ok {
+				b.replay(target, start)
 				cp := *target
 				cp.R = r
 				return &cp
@@ -402,6 +476,7 @@ func (b *builder) node(n ast.Node) *Node {
 		}
 		return v
 	case *ast.LiteralNode:
+		b.events++
 		s := &Node{Kind: Scalar, Type: Str, Style: Literal}
 		if strings.HasPrefix(n.Start.Value, ">") {
 			s.Style = Folded
@@ -409,7 +484,7 @@ func (b *builder) node(n ast.Node) *Node {
 		if n.Value != nil {
 			s.Value = n.Value.Value
 		}
-		if mb, ok := b.masked[n.Start.Position.Line-1]; ok {
+		if mb, ok := b.masked[b.lineBase+n.Start.Position.Line-1]; ok {
 			s.Value = blockValue(b.li, mb)
 			b.confirmed++
 			delete(b.masked, mb.header)
@@ -484,6 +559,7 @@ func (b *builder) span(n *Node, start, end *token.Token) {
 }
 
 func (b *builder) scalar(n ast.Node) *Node {
+	b.events++
 	t := n.GetToken()
 	s := &Node{Kind: Scalar, Value: t.Value}
 	s.R.Start = b.offset(t)
@@ -503,81 +579,4 @@ func (b *builder) scalar(n ast.Node) *Node {
 	}
 	s.Type = Resolve(t.Value)
 	return s
-}
-
-// Resolve types a plain scalar by the YAML 1.2 core schema, as serde_yaml does.
-func Resolve(v string) Type {
-	switch v {
-	case "", "~", "null", "Null", "NULL":
-		return Null
-	case "true", "True", "TRUE", "false", "False", "FALSE":
-		return Bool
-	case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN":
-		return Float
-	}
-	if c := v[0]; (c < '0' || c > '9') && c != '-' && c != '+' && c != '.' {
-		return Str
-	}
-	if isInt(v) {
-		return Int
-	}
-	if isFloat(v) {
-		return Float
-	}
-	return Str
-}
-
-func digits(s string, ok func(byte) bool) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !ok(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func isDec(c byte) bool { return c >= '0' && c <= '9' }
-func isOct(c byte) bool { return c >= '0' && c <= '7' }
-func isHex(c byte) bool { return isDec(c) || (c|0x20 >= 'a' && c|0x20 <= 'f') }
-
-// isInt matches [-+]?[0-9]+ | 0o[0-7]+ | 0x[0-9a-fA-F]+.
-func isInt(v string) bool {
-	if len(v) > 2 && v[0] == '0' && v[1] == 'o' {
-		return digits(v[2:], isOct)
-	}
-	if len(v) > 2 && v[0] == '0' && v[1] == 'x' {
-		return digits(v[2:], isHex)
-	}
-	if v[0] == '-' || v[0] == '+' {
-		v = v[1:]
-	}
-	return digits(v, isDec)
-}
-
-// isFloat matches [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?.
-func isFloat(v string) bool {
-	if v[0] == '-' || v[0] == '+' {
-		v = v[1:]
-	}
-	mant, exp := v, ""
-	if i := strings.IndexAny(v, "eE"); i >= 0 {
-		mant, exp = v[:i], v[i+1:]
-		if exp != "" && (exp[0] == '-' || exp[0] == '+') {
-			exp = exp[1:]
-		}
-		if !digits(exp, isDec) {
-			return false
-		}
-	}
-	intPart, frac, hasDot := strings.Cut(mant, ".")
-	if !hasDot {
-		return digits(intPart, isDec)
-	}
-	if intPart == "" {
-		return digits(frac, isDec)
-	}
-	return digits(intPart, isDec) && (frac == "" || digits(frac, isDec))
 }

@@ -77,6 +77,7 @@ type File struct {
 	rendered     *template.Output
 	renderFailed bool
 	cache        *Cache
+	roots        []string // Options.Roots (fs.go: readRoots)
 }
 
 func (f *File) add(d Diagnostic) { f.Diags = append(f.Diags, d) }
@@ -113,7 +114,7 @@ func Check(path string, text []byte, opts *Options) *File {
 	if fsys == nil {
 		fsys = OSFS{}
 	}
-	f := &File{Path: path, Text: text, Lines: source.NewLineIndex(text)}
+	f := &File{Path: path, Text: text, Lines: source.NewLineIndex(text), roots: opts.Roots}
 	max := opts.MaxSize
 	if max == 0 {
 		max = DefaultMaxSize

@@ -93,4 +93,6 @@ const (
 	CodeSettingsTemperature     = "SETTINGS-TEMPERATURE-RANGE"
 	CodeSettingsMaxTurns        = "SETTINGS-MAX-TURNS"
 	CodeHiddenUnicode           = "SECURITY-HIDDEN-UNICODE"
+	CodeFileOutsideWorkspace    = "FILE-OUTSIDE-WORKSPACE"
+	CodeResponseSchemaExternal  = "RESPONSE-SCHEMA-EXTERNAL-REF"
 )

@@ -15,6 +15,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/goose-ls/goose-ls/agent/tools"
+	"github.com/goose-ls/goose-ls/recipe"
 )
 
 // FinalOutputContinuation is the nudge when a turn ends without the final output.
@@ -42,6 +43,7 @@ func NewFinalOutput(schema json.RawMessage) (*FinalOutput, error) {
 		return nil, errors.New("Cannot create FinalOutputTool: empty json_schema is not allowed")
 	}
 	c := jsonschema.NewCompiler()
+	c.LoadURL = recipe.RefuseExternalRef // only refs inside the schema: no file or URL is ever loaded
 	if err := c.AddResource("final_output.json", bytes.NewReader(trimmed)); err != nil {
 		return nil, fmt.Errorf("Cannot create FinalOutputTool: %w", err)
 	}

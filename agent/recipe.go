@@ -102,6 +102,9 @@ type RunOptions struct {
 	// agent names a sub-agent; depth guards recursion.
 	agent string
 	depth int
+	// readRoots are the folders sub-recipes (and the files their `values` name) may be read from: the
+	// working folder and the top-level recipe's folder, kept for every sub-agent.
+	readRoots []string
 }
 
 // Recorder stores a run's main conversation (session.Recorder is one): the provider and model that
@@ -117,7 +120,7 @@ var ErrNoPrompt = errors.New("no text provided for prompt in headless mode: the 
 
 // LoadRecipe validates the recipe at path, resolves its parameter values and renders it.
 func LoadRecipe(path string, params map[string]string, ask render.Asker) (*Doc, map[string]string, error) {
-	text, err := os.ReadFile(path)
+	text, err := recipe.ReadRegularFile(path, recipe.DefaultMaxSize)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -126,8 +129,14 @@ func LoadRecipe(path string, params map[string]string, ask render.Asker) (*Doc, 
 
 // LoadRecipeText is LoadRecipe on text the caller holds (an editor buffer).
 func LoadRecipeText(path string, text []byte, params map[string]string, ask render.Asker) (*Doc, map[string]string, error) {
+	return loadRecipeText(path, text, params, ask, nil, nil)
+}
+
+// loadRecipeText validates with sub-recipes read inside roots (nil: the recipe's folder) and reads
+// parameter files through paramFS (nil: the disk, for values the user gave).
+func loadRecipeText(path string, text []byte, params map[string]string, ask render.Asker, roots []string, paramFS recipe.FS) (*Doc, map[string]string, error) {
 	abs, _ := filepath.Abs(path)
-	f := recipe.Check(abs, text, nil)
+	f := recipe.Check(abs, text, &recipe.Options{Roots: roots})
 	if f.HasErrors() {
 		var b strings.Builder
 		fmt.Fprintf(&b, "%s is not a valid recipe:", path)
@@ -139,7 +148,7 @@ func LoadRecipeText(path string, text []byte, params map[string]string, ask rend
 		}
 		return nil, nil, errors.New(b.String())
 	}
-	values, err := render.Values(f, params, nil, ask)
+	values, err := render.Values(f, params, paramFS, ask)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -175,13 +184,42 @@ func decodeDoc(text string) (*Doc, error) {
 func RunRecipe(ctx context.Context, opts RunOptions) (Outcome, error) {
 	doc := &Doc{}
 	if opts.RecipePath != "" {
+		if opts.readRoots == nil {
+			opts.readRoots = topLevelRoots(opts)
+		}
+		var text []byte
 		var err error
-		doc, _, err = LoadRecipe(opts.RecipePath, opts.Params, opts.Ask)
+		var paramFS recipe.FS
+		if opts.depth == 0 {
+			text, err = recipe.ReadRegularFile(opts.RecipePath, recipe.DefaultMaxSize)
+		} else { // a sub-recipe: its path and the files its preset values name come from a recipe
+			paramFS = recipe.ConfinedFS(opts.readRoots)
+			text, err = paramFS.ReadFile(opts.RecipePath)
+		}
+		if err != nil {
+			return Outcome{}, err
+		}
+		doc, _, err = loadRecipeText(opts.RecipePath, text, opts.Params, opts.Ask, opts.readRoots, paramFS)
 		if err != nil {
 			return Outcome{}, err
 		}
 	}
 	return RunDoc(ctx, doc, opts)
+}
+
+// topLevelRoots are the folders a run may read recipe-named files from: the working folder and the folder
+// of the recipe the user named.
+func topLevelRoots(opts RunOptions) []string {
+	var roots []string
+	if opts.Workspace != nil && opts.Workspace.Root() != "" {
+		roots = append(roots, opts.Workspace.Root())
+	} else if wd, err := os.Getwd(); err == nil {
+		roots = append(roots, wd)
+	}
+	if abs, err := filepath.Abs(opts.RecipePath); err == nil {
+		roots = append(roots, filepath.Dir(abs))
+	}
+	return roots
 }
 
 func (o *RunOptions) lookup(key string) (string, bool) {

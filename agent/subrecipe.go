@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -40,18 +39,19 @@ func newSubRecipes(entries []SubRecipeDoc, opts RunOptions) *subRecipes {
 			path = filepath.Join(base, path)
 		}
 		s.paths[e.Name] = path
-		s.specs = append(s.specs, subRecipeSpec(e, path))
+		s.specs = append(s.specs, subRecipeSpec(e, path, opts.readRoots))
 	}
 	return s
 }
 
 // subRecipeSpec builds the tool: task_parameters items hold the child's parameters not fixed by values.
-func subRecipeSpec(e SubRecipeDoc, path string) tools.Spec {
+// The child is read only inside roots (a regular file, size-capped); otherwise the tool has no parameters.
+func subRecipeSpec(e SubRecipeDoc, path string, roots []string) tools.Spec {
 	props := map[string]any{}
 	required := []string{}
 	childDesc := ""
-	if text, err := os.ReadFile(path); err == nil {
-		f := recipe.Check(path, text, &recipe.Options{NoSubRecipes: true})
+	if text, err := recipe.ConfinedFS(roots).ReadFile(path); err == nil {
+		f := recipe.Check(path, text, &recipe.Options{NoSubRecipes: true, Roots: roots})
 		if f.Recipe != nil {
 			if f.Recipe.Description != nil {
 				childDesc = f.Recipe.Description.Value

@@ -5,7 +5,6 @@ package lsp
 
 import (
 	"context"
-	"os"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -88,20 +87,29 @@ func (s *Server) checkLoop(ctx context.Context, uri protocol.DocumentURI) {
 	}
 }
 
-// overlayFS reads open buffers first (unsaved text included), the disk otherwise.
+// overlayFS reads open buffers first (unsaved text included), the disk otherwise. recipe.Check takes only
+// the buffers from it (recipe.Buffers) and reads the disk itself, confined to its roots.
 type overlayFS struct{ s *Server }
 
-func (o overlayFS) ReadFile(name string) ([]byte, error) {
+// Buffer returns the text of the open buffer for name.
+func (o overlayFS) Buffer(name string) ([]byte, bool) {
 	o.s.mu.Lock()
+	defer o.s.mu.Unlock()
 	for _, d := range o.s.docs {
 		if d.path == name {
-			text := d.text
-			o.s.mu.Unlock()
-			return text, nil
+			return d.text, true
 		}
 	}
-	o.s.mu.Unlock()
-	return os.ReadFile(name)
+	return nil, false
+}
+
+// ReadFile is the buffer for name, else the file on disk if it is a regular file (opened without blocking,
+// read up to the check's size limit + 1 so the check reports a larger file as too large).
+func (o overlayFS) ReadFile(name string) ([]byte, error) {
+	if text, ok := o.Buffer(name); ok {
+		return text, nil
+	}
+	return recipe.ReadRegularFile(name, recipe.DefaultMaxSize)
 }
 
 const docsURL = "https://github.com/goose-ls/goose-ls/blob/main/docs/diagnostics.md#"

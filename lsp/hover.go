@@ -105,7 +105,7 @@ func subRecipeDoc(f *recipe.File, value string, fsys recipe.FS) string {
 	if !ok {
 		return ""
 	}
-	child, err := recipe.ReadChild(fsys, path)
+	child, err := f.ReadChild(fsys, path)
 	if err != nil {
 		return fmt.Sprintf("`%s`: %v", filepath.Base(path), err)
 	}

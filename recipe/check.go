@@ -82,7 +82,8 @@ type File struct {
 	renderFailed bool
 	cache        *Cache
 	ctx          context.Context
-	stopped      bool // CHECK-STOPPED was reported
+	stopped      bool     // CHECK-STOPPED was reported
+	roots        []string // Options.Roots (fs.go: readRoots)
 }
 
 func (f *File) add(d Diagnostic) { f.Diags = append(f.Diags, d) }
@@ -123,7 +124,7 @@ func Check(path string, text []byte, opts *Options) *File {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	f := &File{Path: path, Text: text, Lines: source.NewLineIndex(text), ctx: ctx}
+	f := &File{Path: path, Text: text, Lines: source.NewLineIndex(text), ctx: ctx, roots: opts.Roots}
 	defer f.finish()
 	max := opts.MaxSize
 	if max == 0 {

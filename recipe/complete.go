@@ -151,7 +151,7 @@ func (f *File) childKeyItems(index int, fsys FS, replace Range) []Item {
 		if !ok {
 			return nil
 		}
-		child, err := ReadChild(fsys, path)
+		child, err := f.ReadChild(fsys, path)
 		if err != nil {
 			return nil
 		}

@@ -93,6 +93,8 @@ const (
 	CodeSettingsTemperature     = "SETTINGS-TEMPERATURE-RANGE"
 	CodeSettingsMaxTurns        = "SETTINGS-MAX-TURNS"
 	CodeHiddenUnicode           = "SECURITY-HIDDEN-UNICODE"
+	CodeFileOutsideWorkspace    = "FILE-OUTSIDE-WORKSPACE"
+	CodeResponseSchemaExternal  = "RESPONSE-SCHEMA-EXTERNAL-REF"
 )
 
 // Codes for the check itself: stopped by its context, a stage that failed inside goose-ls, too many problems.

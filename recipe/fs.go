@@ -1,9 +1,11 @@
-// File access for sub-recipes and template parents, confined to the recipe's folder where goose confines it.
+// File access for sub-recipes and template parents: the workspace roots for sub-recipes, the recipe's folder
+// for templates (where goose confines them), every read through the confined reader (confine.go).
 
 package recipe
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,38 +13,48 @@ import (
 	"github.com/goose-ls/goose-ls/recipe/template"
 )
 
-// FS reads files by absolute or relative path; the language server overlays open editor buffers.
+// FS supplies the files a recipe names. Check reads them only inside its roots: from the FS's buffers when
+// it implements Buffers (the language server's open editors), from the disk itself for OSFS and Buffers,
+// and through ReadFile for any other FS.
 type FS interface {
 	ReadFile(name string) ([]byte, error)
 }
 
-// OSFS reads the disk.
+// OSFS is the disk.
 type OSFS struct{}
 
-// ReadFile reads name from disk.
-func (OSFS) ReadFile(name string) ([]byte, error) { return os.ReadFile(name) }
+// ReadFile reads name if it is a regular file of at most MaxLinkedFileSize bytes (opened without blocking).
+func (OSFS) ReadFile(name string) ([]byte, error) {
+	data, err := ReadRegularFile(name, MaxLinkedFileSize)
+	if err == nil && len(data) > MaxLinkedFileSize {
+		return nil, fmt.Errorf("%s: %w", name, ErrTooLarge)
+	}
+	return data, err
+}
+
+// readRoots are the folders the recipe may make goose-ls read: Options.Roots, else the recipe's folder.
+func (f *File) readRoots() []string {
+	if len(f.roots) > 0 {
+		return f.roots
+	}
+	return []string{f.Dir()}
+}
+
+// reader reads files the recipe names, inside its roots.
+func (f *File) reader(fsys FS) confinedReader { return newConfinedReader(fsys, f.readRoots()) }
 
 // errOutsideDir is goose's message for template paths that leave the recipe folder.
 var errOutsideDir = errors.New("template path must stay within the recipe directory")
 
-// confinedPath resolves a template name against dir, refusing absolute paths, `..` escapes and
-// symlinks that point outside dir.
+// confinedPath resolves a template name against dir, refusing absolute paths and `..` escapes (symlinks
+// that leave dir are refused when the file is opened, through os.Root).
 func confinedPath(dir, name string) (string, error) {
 	if filepath.IsAbs(name) || strings.HasPrefix(name, "/") || strings.HasPrefix(name, `\`) {
 		return "", errOutsideDir
 	}
 	clean := filepath.Clean(filepath.Join(dir, name))
-	rel, err := filepath.Rel(dir, clean)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if _, ok := within(filepath.Clean(dir), clean); !ok {
 		return "", errOutsideDir
-	}
-	if real, err := filepath.EvalSymlinks(clean); err == nil {
-		realDir, derr := filepath.EvalSymlinks(dir)
-		if derr == nil {
-			if r, err := filepath.Rel(realDir, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-				return "", errOutsideDir
-			}
-		}
 	}
 	return clean, nil
 }
@@ -57,12 +69,14 @@ func TemplateLoader(dir string, fsys FS) template.Loader {
 		if err != nil {
 			return nil, err
 		}
-		data, err := fsys.ReadFile(p)
-		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return nil, nil
-			}
-			return nil, errors.New("could not read template")
+		data, err := newConfinedReader(fsys, []string{dir}).ReadFile(p)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return nil, nil
+		case errors.Is(err, ErrOutsideRoots): // a symlink that leaves the folder
+			return nil, errOutsideDir
+		case err != nil:
+			return nil, fmt.Errorf("could not read template %q: %s", name, ReadError(err))
 		}
 		t, err := template.Parse(name, string(data))
 		if err != nil {

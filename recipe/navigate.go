@@ -3,6 +3,8 @@
 package recipe
 
 import (
+	"errors"
+	"io/fs"
 	"regexp"
 
 	"github.com/goose-ls/goose-ls/recipe/yamltree"
@@ -73,12 +75,20 @@ var recipeDirPathRE = regexp.MustCompile(`\{\{-?\s*recipe_dir\s*-?\}\}/([A-Za-z0
 
 var extendsNameRE = regexp.MustCompile(`\{%-?\s*(?:extends|include)\s+["']([^"']+)["']`)
 
+// linkable reports whether an editor may be pointed at path: inside the roots (symlinks resolved) and a
+// regular file, or not there yet (a file still to be written). An editor opens a link itself, so a
+// link to a file goose-ls would refuse to read is not offered.
+func linkable(reader confinedReader, path string) bool {
+	err := reader.Stat(path)
+	return err == nil || errors.Is(err, fs.ErrNotExist)
+}
+
 // LinkAt returns the file a sub-recipe path or an extends/include name at off points to.
 func (f *File) LinkAt(off int) (path string, r Range, ok bool) {
 	if f.Recipe != nil {
 		for _, s := range f.Recipe.SubRecipes {
 			if n := s.PathNode; n != nil && n.Kind == yamltree.Scalar && n.R.Start <= off && off <= n.R.End {
-				if p, ok := ResolveSubRecipePath(f.Dir(), s.Path); ok {
+				if p, ok := ResolveSubRecipePath(f.Dir(), s.Path); ok && linkable(f.reader(nil), p) {
 					return p, n.R, true
 				}
 			}
@@ -98,20 +108,22 @@ type Link struct {
 	R      Range
 }
 
-// Links lists the document links: sub-recipe paths and extends/include names.
+// Links lists the document links: sub-recipe paths inside the roots, extends/include names and
+// `{{ recipe_dir }}/…` paths inside the recipe's folder; links to files that would be refused are left out.
 func (f *File) Links() []Link {
 	var out []Link
+	inDir := newConfinedReader(nil, []string{f.Dir()})
 	if f.Recipe != nil {
 		for _, s := range f.Recipe.SubRecipes {
 			if n := s.PathNode; n != nil && n.Kind == yamltree.Scalar {
-				if p, ok := ResolveSubRecipePath(f.Dir(), s.Path); ok {
+				if p, ok := ResolveSubRecipePath(f.Dir(), s.Path); ok && linkable(f.reader(nil), p) {
 					out = append(out, Link{Target: p, R: n.R})
 				}
 			}
 		}
 	}
 	for _, m := range recipeDirPathRE.FindAllSubmatchIndex(f.Text, -1) {
-		if p, err := confinedPath(f.Dir(), string(f.Text[m[2]:m[3]])); err == nil {
+		if p, err := confinedPath(f.Dir(), string(f.Text[m[2]:m[3]])); err == nil && linkable(inDir, p) {
 			dup := false
 			for _, l := range out {
 				dup = dup || (l.R.Start <= m[0] && m[1] <= l.R.End)
@@ -123,7 +135,7 @@ func (f *File) Links() []Link {
 	}
 	for _, m := range extendsNameRE.FindAllSubmatchIndex(f.Text, -1) {
 		name := string(f.Text[m[2]:m[3]])
-		if p, err := confinedPath(f.Dir(), name); err == nil {
+		if p, err := confinedPath(f.Dir(), name); err == nil && linkable(inDir, p) {
 			out = append(out, Link{Target: p, R: Range{Start: m[2], End: m[3]}})
 		}
 	}

@@ -4,14 +4,10 @@
 package recipe
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/goose-ls/goose-ls/recipe/yamltree"
 )
@@ -80,24 +76,7 @@ func (f *File) checkResponse() {
 		f.errorf(js.R, CodeResponseSchemaEmpty, "Empty JSON schema is not allowed")
 		return
 	}
-	data, err := json.Marshal(instance(js))
-	if err != nil {
-		return
-	}
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	const url = "file:///response.schema.json"
-	if err := c.AddResource(url, bytes.NewReader(data)); err == nil {
-		_, err = c.Compile(url)
-		if err != nil {
-			msg := err.Error()
-			if i := strings.Index(msg, "\n"); i >= 0 {
-				msg = strings.TrimSpace(msg[i+1:])
-			}
-			msg = strings.TrimPrefix(msg, "jsonschema: ")
-			f.errorf(pairRange(resp.Pair("json_schema")), CodeResponseSchemaInvalid, "JSON schema validation failed: %s", msg)
-		}
-	}
+	f.checkResponseSchemaCompiles(resp, js)
 }
 
 func (f *File) checkSettings() {

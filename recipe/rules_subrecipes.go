@@ -42,25 +42,43 @@ type ChildInfo struct {
 	Parameters         []ChildParameter
 }
 
-// ReadChild parses a sub-recipe's parameters without running its templates.
-func ReadChild(fsys FS, path string) (*ChildInfo, error) {
-	data, err := fsys.ReadFile(path)
+// errNotRecipeName: goose's loader reads only .yaml, .yml and .json files as recipes.
+var errNotRecipeName = errors.New("not a .yaml or .json file")
+
+// errNotRecipe: the file parses but is not a recipe (no `title`); nothing of it is shown.
+var errNotRecipe = errors.New("not a recipe")
+
+// ReadChild parses a sub-recipe's parameters without running its templates. The file is read only inside
+// the recipe's roots (a regular file, at most MaxLinkedFileSize bytes) and only if its name is a recipe's;
+// errors never quote the file.
+func (f *File) ReadChild(fsys FS, path string) (*ChildInfo, error) {
+	reader := f.reader(fsys)
+	if !reader.contains(path) {
+		return nil, fmt.Errorf("%s: %w", path, ErrOutsideRoots)
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml", ".json":
+	default:
+		return nil, fmt.Errorf("%s: %w", filepath.Base(path), errNotRecipeName)
+	}
+	data, err := reader.ReadFile(path)
 	if err != nil {
 		return nil, err
-	}
-	if len(data) > DefaultMaxSize {
-		return nil, errors.New("file too large")
 	}
 	doc, err := yamltree.Parse(source.NewLineIndex(data))
 	if err != nil {
-		return nil, err
+		var ye *yamltree.Error
+		if errors.As(err, &ye) {
+			return nil, fmt.Errorf("YAML syntax error on line %d", source.NewLineIndex(data).Line(ye.Offset)+1)
+		}
+		return nil, errors.New("YAML syntax error")
 	}
 	root := doc.Root
 	if root != nil && root.Get("recipe") != nil {
 		root = root.Get("recipe")
 	}
-	if root == nil || root.Kind != yamltree.Map {
-		return nil, errors.New("not a recipe")
+	if root == nil || root.Kind != yamltree.Map || root.Get("title") == nil {
+		return nil, errNotRecipe
 	}
 	r := buildRecipe(root)
 	info := &ChildInfo{}
@@ -73,6 +91,27 @@ func ReadChild(fsys FS, path string) (*ChildInfo, error) {
 	return info, nil
 }
 
+// childReadProblem is the diagnostic for a sub-recipe that was not read or is not a recipe; it names the
+// path as written and the reason, never the file's content.
+func childReadProblem(s *SubRecipe, err error) Diagnostic {
+	d := Diagnostic{R: s.PathNode.R, Severity: SeverityWarning, Code: CodeSubrecipeInvalid}
+	switch {
+	case errors.Is(err, ErrOutsideRoots):
+		d.Severity, d.Code = SeverityInformation, CodeFileOutsideWorkspace
+		d.Message = fmt.Sprintf("not checked: outside the workspace: %s", s.Path)
+	case errors.Is(err, os.ErrNotExist):
+		d.Code = CodeSubrecipeNotFound
+		d.Message = fmt.Sprintf("Sub-recipe file does not exist: %s (goose fails when the recipe runs)", s.Path)
+	case errors.Is(err, errNotRecipeName):
+		d.Message = fmt.Sprintf("sub-recipe %s is not a .yaml or .json file: goose's loader refuses it", s.Path)
+	case errors.Is(err, ErrNotRegular), errors.Is(err, ErrTooLarge), errors.Is(err, ErrSymlinkLoop), errors.Is(err, ErrUnreadable):
+		d.Message = fmt.Sprintf("sub-recipe %s cannot be read: %s", s.Path, ReadError(err))
+	default: // parse errors and errNotRecipe, worded without the file's text
+		d.Message = fmt.Sprintf("sub-recipe %s cannot be read as a recipe: %v", s.Path, err)
+	}
+	return d
+}
+
 func (f *File) checkSubRecipes(fsys FS) {
 	for _, s := range f.Recipe.SubRecipes {
 		if s.PathNode == nil || s.Path == "" {
@@ -82,15 +121,9 @@ func (f *File) checkSubRecipes(fsys FS) {
 		if !ok {
 			continue
 		}
-		child, err := ReadChild(fsys, path)
+		child, err := f.ReadChild(fsys, path)
 		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				f.add(Diagnostic{R: s.PathNode.R, Severity: SeverityWarning, Code: CodeSubrecipeNotFound,
-					Message: fmt.Sprintf("Sub-recipe file does not exist: %s (goose fails when the recipe runs)", s.Path)})
-			} else {
-				f.add(Diagnostic{R: s.PathNode.R, Severity: SeverityWarning, Code: CodeSubrecipeInvalid,
-					Message: fmt.Sprintf("sub-recipe %s cannot be read as a recipe: %v", s.Path, err)})
-			}
+			f.add(childReadProblem(s, err))
 			continue
 		}
 		if ext := strings.ToLower(filepath.Ext(path)); ext != ".yaml" && ext != ".json" {

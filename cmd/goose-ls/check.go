@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -32,10 +33,36 @@ type checkedFile struct {
 	File *recipe.File
 }
 
+// checkTarget is a recipe to check: its text (read once) and the folder its check may read files from.
+type checkTarget struct {
+	path string
+	root string // the folder given, or the file's folder
+	data []byte
+}
+
+// rootFlags collects repeated --root DIR flags.
+type rootFlags []string
+
+func (r *rootFlags) String() string { return strings.Join(*r, ",") }
+
+func (r *rootFlags) Set(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s is not a folder", dir)
+	}
+	*r = append(*r, dir)
+	return nil
+}
+
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("check", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	format := fl.String("format", "text", "output format: text, json or sarif")
+	var roots rootFlags
+	fl.Var(&roots, "root", "a folder recipes may also read sub-recipes from (repeatable), e.g. a GOOSE_RECIPE_PATH folder")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -49,8 +76,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "goose-ls check: unknown format %q (want text, json or sarif)\n", *format)
 		return 2
 	}
-	paths, ioErr := collect(fl.Args(), stderr)
-	results := checkAll(paths, stderr, &ioErr)
+	targets, ioErr := collect(fl.Args(), stderr)
+	results := checkAll(targets, roots)
 	var err error
 	switch *format {
 	case "json":
@@ -75,9 +102,14 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// collect expands folders into the recipe files below them; explicit files are always checked.
-func collect(args []string, stderr io.Writer) ([]string, bool) {
-	var out []string
+// readLimit reads one byte past the check's size limit, so the check reports a larger file as too large.
+const readLimit = recipe.DefaultMaxSize + 1
+
+// collect expands folders into the recipe files below them; explicit files are always checked. Files found
+// in a folder are read inside it: symlinks that lead out of it and files that are not regular files are
+// skipped with a note on stderr; symlinked folders are not followed.
+func collect(args []string, stderr io.Writer) ([]checkTarget, bool) {
+	var out []checkTarget
 	failed := false
 	for _, a := range args {
 		st, err := os.Stat(a)
@@ -87,51 +119,92 @@ func collect(args []string, stderr io.Writer) ([]string, bool) {
 			continue
 		}
 		if !st.IsDir() {
-			out = append(out, a)
+			data, err := recipe.ReadRegularFile(a, readLimit)
+			if err != nil {
+				fmt.Fprintf(stderr, "goose-ls check: %v\n", err)
+				failed = true
+				continue
+			}
+			out = append(out, checkTarget{path: a, root: filepath.Dir(a), data: data})
 			continue
 		}
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				fmt.Fprintf(stderr, "goose-ls check: %v\n", err)
-				failed = true
-				return nil
-			}
-			if d.IsDir() {
-				switch d.Name() {
-				case ".git", "node_modules", "vendor", ".venv":
-					if p != a {
-						return filepath.SkipDir
-					}
-				}
-				return nil
-			}
-			ext := strings.ToLower(filepath.Ext(p))
-			if ext != ".yaml" && ext != ".yml" && ext != ".json" {
-				return nil
-			}
-			data, err := os.ReadFile(p)
-			if err != nil {
-				fmt.Fprintf(stderr, "goose-ls check: %v\n", err)
-				failed = true
-				return nil
-			}
-			if recipe.LooksLikeRecipe(p, data) {
-				out = append(out, p)
-			}
-			return nil
-		})
-		if err != nil {
-			failed = true
-		}
+		found, walkFailed := collectDir(a, stderr)
+		out = append(out, found...)
+		failed = failed || walkFailed
 	}
-	sort.Strings(out)
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
 	return out, failed
 }
 
-// checkAll checks files in parallel, keeping the input order.
-func checkAll(paths []string, stderr io.Writer, ioErr *bool) []checkedFile {
-	results := make([]checkedFile, len(paths))
-	var mu sync.Mutex
+// collectDir finds the recipes below dir, reading each through an os.Root at dir.
+func collectDir(dir string, stderr io.Writer) ([]checkTarget, bool) {
+	var out []checkTarget
+	failed := false
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			fmt.Fprintf(stderr, "goose-ls check: %v\n", err)
+			failed = true
+			return nil
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "node_modules", "vendor", ".venv":
+				if p != dir {
+					return filepath.SkipDir
+				}
+			}
+			return nil
+		}
+		ext := strings.ToLower(filepath.Ext(p))
+		if ext != ".yaml" && ext != ".yml" && ext != ".json" {
+			if d.Type()&fs.ModeSymlink != 0 && symlinkedDirOutside(dir, p) {
+				fmt.Fprintf(stderr, "goose-ls check: skipped %s: symbolic link to a folder outside %s (not followed)\n", p, dir)
+			}
+			return nil
+		}
+		data, err := recipe.ReadLimitedIn(dir, p, readLimit)
+		switch {
+		case errors.Is(err, recipe.ErrOutsideRoots):
+			fmt.Fprintf(stderr, "goose-ls check: skipped %s: symbolic link leads outside %s\n", p, dir)
+		case errors.Is(err, recipe.ErrNotRegular), errors.Is(err, recipe.ErrSymlinkLoop), errors.Is(err, fs.ErrNotExist):
+			fmt.Fprintf(stderr, "goose-ls check: skipped %s: %s\n", p, recipe.ReadError(err))
+		case err != nil:
+			fmt.Fprintf(stderr, "goose-ls check: %s: %s\n", p, recipe.ReadError(err))
+			failed = true
+		case recipe.LooksLikeRecipe(p, data):
+			out = append(out, checkTarget{path: p, root: dir, data: data})
+		}
+		return nil
+	})
+	if err != nil {
+		failed = true
+	}
+	return out, failed
+}
+
+// symlinkedDirOutside reports whether the symlink p leads to a folder outside dir (only to say so: the
+// walk never follows symlinked folders).
+func symlinkedDirOutside(dir, p string) bool {
+	st, err := os.Stat(p)
+	if err != nil || !st.IsDir() {
+		return false
+	}
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return true
+	}
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return true
+	}
+	rel, err := filepath.Rel(realDir, target)
+	return err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// checkAll checks files in parallel, keeping the input order; each may read files inside its root and
+// the --root folders.
+func checkAll(targets []checkTarget, extraRoots []string) []checkedFile {
+	results := make([]checkedFile, len(targets))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
@@ -139,25 +212,19 @@ func checkAll(paths []string, stderr io.Writer, ioErr *bool) []checkedFile {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				p := paths[i]
-				data, err := os.ReadFile(p)
-				if err != nil {
-					mu.Lock()
-					fmt.Fprintf(stderr, "goose-ls check: %v\n", err)
-					*ioErr = true
-					mu.Unlock()
-				}
-				abs, aerr := filepath.Abs(p)
+				t := targets[i]
+				abs, aerr := filepath.Abs(t.path)
 				if aerr != nil {
-					abs = p
+					abs = t.path
 				}
-				f := recipe.Check(abs, data, nil)
-				f.Path = p
-				results[i] = checkedFile{Path: p, File: f}
+				roots := append([]string{t.root}, extraRoots...)
+				f := recipe.Check(abs, t.data, &recipe.Options{Roots: roots})
+				f.Path = t.path
+				results[i] = checkedFile{Path: t.path, File: f}
 			}
 		}()
 	}
-	for i := range paths {
+	for i := range targets {
 		next <- i
 	}
 	close(next)

@@ -52,6 +52,8 @@ type Doc struct {
 	} `yaml:"response"`
 	SubRecipes    []SubRecipeDoc `yaml:"sub_recipes"`
 	hasExtensions bool
+	// Rendered is the rendered recipe text, stored with the session as goose stores its recipe.
+	Rendered string `yaml:"-"`
 }
 
 // ExtensionDoc is one extensions entry.
@@ -177,6 +179,7 @@ func decodeDoc(text string) (*Doc, error) {
 		return nil, err
 	}
 	_, doc.hasExtensions = top["extensions"]
+	doc.Rendered = text
 	return &doc, nil
 }
 
@@ -280,6 +283,9 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 	var record func(provider.Message)
 	if rec := opts.Recorder; rec != nil {
 		rec.SetProvider(model.Name, model.Model)
+		if r, ok := rec.(interface{ SetRecipe(rendered string) }); ok && doc.Rendered != "" {
+			r.SetRecipe(doc.Rendered) // session.Recorder keeps it as recipe_json
+		}
 		record = rec.Record
 		events = func(e Event) {
 			if e.Kind == EventUsage && e.Agent == "" {

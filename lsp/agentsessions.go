@@ -19,18 +19,25 @@ import (
 )
 
 // sessionStore opens the sessions database once; later calls share it. It redacts with the server's
-// redactor, which every run adds its secrets to.
+// redactor, which every run adds its secrets to. The store's notice (goose's store left alone, or an old
+// goose-ls store migrated) is logged once, as the store opens.
 func (s *Server) sessionStore(dataDir string) (*session.Store, error) {
 	s.storeMu.Lock()
-	defer s.storeMu.Unlock()
 	if s.store != nil {
+		defer s.storeMu.Unlock()
 		return s.store, nil
 	}
 	st, err := session.Open(session.DefaultPath(dataDir), s.redactor.Redact)
+	if err == nil {
+		s.store = st
+	}
+	s.storeMu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	s.store = st
+	if notice := st.Notice(); notice != nil {
+		s.logMessage(2, "goose: "+notice.Error())
+	}
 	return st, nil
 }
 
@@ -90,7 +97,7 @@ func (s *Server) listSessions(ctx context.Context) (any, error) {
 	out := []map[string]any{}
 	for _, se := range list {
 		out = append(out, map[string]any{
-			"id": se.ID, "name": se.Name, "workingDir": se.WorkingDir, "recipePath": se.RecipePath,
+			"id": se.ID, "name": se.Name, "type": se.Type, "workingDir": se.WorkingDir, "recipePath": se.RecipePath,
 			"provider": se.Provider, "model": se.Model, "messages": se.Messages,
 			"inputTokens": se.InputTokens, "outputTokens": se.OutputTokens,
 			"createdAt": se.CreatedAt.Format(time.RFC3339), "updatedAt": se.UpdatedAt.Format(time.RFC3339),

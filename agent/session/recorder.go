@@ -4,8 +4,13 @@ package session
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
 	"path/filepath"
 	"sync"
+
+	"github.com/goccy/go-yaml"
 
 	"github.com/goose-ls/goose-ls/agent/provider"
 )
@@ -15,22 +20,56 @@ type Recorder struct {
 	Store *Store
 	// Meta describes the session created with the first message (unused when ID is set: a resume).
 	Meta Session
-	// ID is the session being written (set it to continue a stored session).
+	// ID is the session being written (set it to continue a stored session; one of a newer goose's store is
+	// copied into goose-ls's own store with the first message, and ID becomes the copy's).
 	ID string
-	// OnCreate is told the id of a newly created session.
+	// OnCreate is told the id of a newly created (or copied) session.
 	OnCreate func(id string)
 
-	mu  sync.Mutex
-	err error
+	mu      sync.Mutex
+	err     error
+	checked bool // ID was checked to be writable (a newer goose's session is copied first)
+	// provider and model answering now (SetProvider)
+	provider, model string
 }
 
-// SetProvider names the provider and model, unless the session already exists or names them.
+// SetProvider names the provider and model of the session created with the first message (unless the
+// session already exists or Meta names them) and of every assistant message recorded (metadata_json's
+// inference), a resumed session's included.
 func (r *Recorder) SetProvider(name, model string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.provider, r.model = name, model
 	if r.ID == "" && r.Meta.Provider == "" {
 		r.Meta.Provider, r.Meta.Model = name, model
 	}
+}
+
+// SetRecipe keeps the rendered recipe (YAML or JSON text) as the new session's recipe_json, as goose
+// stores the recipe it runs; text that is not a YAML mapping is ignored.
+func (r *Recorder) SetRecipe(rendered string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ID != "" || len(r.Meta.Recipe) > 0 {
+		return
+	}
+	if b, err := RecipeJSON(rendered); err == nil {
+		r.Meta.Recipe = b
+	} else {
+		slog.Debug("sessions: the recipe is not stored", "err", err)
+	}
+}
+
+// RecipeJSON converts a rendered recipe (YAML, or JSON which is YAML) to compact JSON.
+func RecipeJSON(rendered string) (json.RawMessage, error) {
+	var v any
+	if err := yaml.Unmarshal([]byte(rendered), &v); err != nil {
+		return nil, fmt.Errorf("recipe: %w", err)
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return nil, fmt.Errorf("recipe: not a mapping")
+	}
+	return marshalCompact(v)
 }
 
 // Record stores one message of the main conversation.
@@ -47,8 +86,21 @@ func (r *Recorder) Record(m provider.Message) {
 		if r.OnCreate != nil {
 			r.OnCreate(id)
 		}
+	} else if !r.checked {
+		id, err := r.Store.writableID(context.Background(), r.ID)
+		if err != nil {
+			r.keep(err)
+			return
+		}
+		if id != r.ID {
+			r.ID = id
+			if r.OnCreate != nil {
+				r.OnCreate(id)
+			}
+		}
 	}
-	r.keep(r.Store.Append(context.Background(), r.ID, m))
+	r.checked = true
+	r.keep(r.Store.appendMessage(context.Background(), r.ID, m, r.provider, r.model))
 }
 
 // Usage adds a turn's token counts.

@@ -1,5 +1,7 @@
-// Package session keeps conversations in an embedded SQLite database (pure Go, modernc.org/sqlite) in
-// goose's layout: <data_dir>/sessions/sessions.db, ids YYYYMMDD_N, messages as JSON; secrets redacted.
+// Package session keeps conversations in goose 1.38's own session store (SQLite through modernc.org/sqlite):
+// <data_dir>/sessions/sessions.db at schema version 13, written as goose writes it, so goose and goose-ls
+// list and resume each other's sessions. A store goose-ls does not understand is never modified: goose-ls
+// then keeps its sessions in goose-ls-sessions.db beside it (same layout).
 package session
 
 import (
@@ -8,10 +10,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/google/uuid"
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
 
 	"github.com/goose-ls/goose-ls/agent/provider"
@@ -19,192 +23,302 @@ import (
 
 // Session is one stored conversation.
 type Session struct {
-	ID           string
-	Name         string
-	WorkingDir   string
-	RecipePath   string
+	ID         string
+	Name       string
+	WorkingDir string
+	// Type is goose's session_type: goose-ls creates "user" sessions; listings show user and scheduled.
+	Type string
+	// RecipePath is the recipe file of a goose-ls run (kept in extension_data under "goose_ls.v0").
+	RecipePath string
+	// Recipe is recipe_json: the rendered recipe as JSON (goose stores the recipe, not its path).
+	Recipe       json.RawMessage
 	RecipeValues map[string]string
 	Provider     string
 	Model        string
+	GooseMode    string // auto, approve, smart_approve, chat ("" stores auto)
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
-	InputTokens  int
+	InputTokens  int // accumulated over the session
 	OutputTokens int
 	Messages     int
+	// ReadOnly marks a session of a newer goose's store, which goose-ls lists but never modifies; a
+	// Recorder continuing it copies it into goose-ls's own store first.
+	ReadOnly bool
 }
 
-// Store is an open sessions database.
+// Store is an open sessions database: goose's sessions.db, or goose-ls's own store beside it.
 type Store struct {
 	db     *sql.DB
+	peer   *sql.DB // a newer goose's store, opened read-only, when goose-ls writes its own beside it
+	path   string
+	notice error
 	redact func(string) string
 }
 
-const schema = `
-CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS sessions (
-	id TEXT PRIMARY KEY,
-	name TEXT NOT NULL DEFAULT '',
-	working_dir TEXT NOT NULL DEFAULT '',
-	recipe_path TEXT NOT NULL DEFAULT '',
-	user_recipe_values_json TEXT NOT NULL DEFAULT '{}',
-	provider_name TEXT NOT NULL DEFAULT '',
-	model TEXT NOT NULL DEFAULT '',
-	input_tokens INTEGER NOT NULL DEFAULT 0,
-	output_tokens INTEGER NOT NULL DEFAULT 0,
-	created_at TEXT NOT NULL,
-	updated_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS messages (
-	id INTEGER PRIMARY KEY AUTOINCREMENT,
-	session_id TEXT NOT NULL REFERENCES sessions(id),
-	role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
-	content_json TEXT NOT NULL,
-	created_timestamp INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS idx_messages_session ON messages(session_id, id);
-CREATE INDEX IF NOT EXISTS idx_sessions_updated ON sessions(updated_at DESC);
-INSERT OR IGNORE INTO schema_version(version, applied_at) VALUES (1, datetime('now'));
-`
-
-// DefaultPath is <dataDir>/sessions/sessions.db.
-func DefaultPath(dataDir string) string { return filepath.Join(dataDir, "sessions", "sessions.db") }
-
-// Open opens (creating) the database; redact is applied to everything stored.
-func Open(path string, redact func(string) string) (*Store, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("sessions: %w", err)
-	}
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)")
-	if err != nil {
-		return nil, fmt.Errorf("sessions: %w", err)
-	}
-	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(schema); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("sessions: %s: %w", path, err)
-	}
-	if redact == nil {
-		redact = func(s string) string { return s }
-	}
-	return &Store{db: db, redact: redact}, nil
-}
-
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
-
-const stamp = time.RFC3339Nano
-
-// Create stores a new session and returns its id (UTC date + per-day counter).
-func (s *Store) Create(ctx context.Context, sess Session) (string, error) {
-	now := time.Now().UTC()
-	values, _ := json.Marshal(sess.RecipeValues)
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return "", err
-	}
-	defer tx.Rollback()
-	day := now.Format("20060102")
-	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM sessions WHERE id LIKE ?`, day+"_%").Scan(&n); err != nil {
-		return "", err
-	}
-	id := fmt.Sprintf("%s_%d", day, n+1)
-	_, err = tx.ExecContext(ctx, `INSERT INTO sessions(id, name, working_dir, recipe_path, user_recipe_values_json, provider_name, model, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, s.redact(sess.Name), sess.WorkingDir, sess.RecipePath, s.redact(string(values)), sess.Provider, sess.Model, now.Format(stamp), now.Format(stamp))
-	if err != nil {
-		return "", err
-	}
-	return id, tx.Commit()
-}
-
-// Append stores one message.
-func (s *Store) Append(ctx context.Context, id string, m provider.Message) error {
-	b, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	now := time.Now().UTC()
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO messages(session_id, role, content_json, created_timestamp) VALUES (?, ?, ?, ?)`,
-		id, string(m.Role), s.redact(string(b)), now.Unix()); err != nil {
-		return fmt.Errorf("sessions: append to %s: %w", id, err)
-	}
-	_, err = s.db.ExecContext(ctx, `UPDATE sessions SET updated_at = ? WHERE id = ?`, now.Format(stamp), id)
-	return err
-}
-
-// AddUsage adds token counts to the session.
-func (s *Store) AddUsage(ctx context.Context, id string, u provider.Usage) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE sessions SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE id = ?`, u.InputTokens, u.OutputTokens, id)
-	return err
-}
+// OwnStoreName is the file goose-ls writes beside goose's store when that store is not one it may modify.
+const OwnStoreName = "goose-ls-sessions.db"
 
 // ErrNotFound is returned for an unknown id.
 var ErrNotFound = errors.New("no such session")
 
-// List returns the sessions, most recently updated first.
-func (s *Store) List(ctx context.Context) ([]Session, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT s.id, s.name, s.working_dir, s.recipe_path, s.user_recipe_values_json, s.provider_name, s.model,
-		s.input_tokens, s.output_tokens, s.created_at, s.updated_at, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)
-		FROM sessions s ORDER BY s.updated_at DESC, s.id DESC`)
-	if err != nil {
-		return nil, err
+// DefaultPath is <dataDir>/sessions/sessions.db.
+func DefaultPath(dataDir string) string { return filepath.Join(dataDir, "sessions", "sessions.db") }
+
+// dsn opens a connection with goose's settings: 30 s busy timeout, foreign keys, WAL, and every
+// transaction BEGIN IMMEDIATE.
+func dsn(path string) string {
+	return "file:" + path + "?_pragma=busy_timeout(30000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_txlock=immediate"
+}
+
+// Open opens goose's store at path (creating it at version 13 when absent, migrating goose-ls's own
+// older layout), or goose-ls's own store beside it when path holds a store goose-ls must not modify;
+// Notice then says so. redact is applied to everything stored.
+func Open(path string, redact func(string) string) (*Store, error) {
+	if redact == nil {
+		redact = func(s string) string { return s }
 	}
-	defer rows.Close()
-	var out []Session
-	for rows.Next() {
-		sess, err := scan(rows)
+	ctx := context.Background()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("sessions: %w", err)
+	}
+	l, err := inspectFile(ctx, path)
+	if err != nil { // not a database goose-ls can read (e.g. "file is not a database"): left alone
+		l = layout{kind: layoutNotOurs, reason: err.Error()}
+	}
+	var migrated error
+	if l.kind == layoutGooseLSOld {
+		moved, err := migrateOldStore(ctx, path)
+		if err != nil {
+			return nil, fmt.Errorf("sessions: migrating goose-ls's old store %s: %w", path, err)
+		}
+		slog.Info("sessions: goose-ls's old store migrated into goose's layout", "path", path, "old", moved)
+		if moved != "" {
+			migrated = fmt.Errorf("sessions: goose-ls's sessions were moved into goose's layout in %s; the old file is kept as %s", path, moved)
+		}
+		l.kind = layoutGoose13
+	}
+	if l.kind != layoutNotOurs {
+		st, l2, err := openGoose(ctx, path, redact)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, sess)
+		if st != nil {
+			st.notice = migrated
+			return st, nil
+		}
+		l = l2 // another program made a store of another kind first
 	}
-	return out, rows.Err()
-}
-
-type scanner interface{ Scan(...any) error }
-
-func scan(r scanner) (Session, error) {
-	var sess Session
-	var values, created, updated string
-	err := r.Scan(&sess.ID, &sess.Name, &sess.WorkingDir, &sess.RecipePath, &values, &sess.Provider, &sess.Model,
-		&sess.InputTokens, &sess.OutputTokens, &created, &updated, &sess.Messages)
+	own := filepath.Join(filepath.Dir(path), OwnStoreName)
+	st, l2, err := openGoose(ctx, own, redact)
 	if err != nil {
-		return sess, err
+		return nil, err
 	}
-	_ = json.Unmarshal([]byte(values), &sess.RecipeValues)
-	sess.CreatedAt, _ = time.Parse(stamp, created)
-	sess.UpdatedAt, _ = time.Parse(stamp, updated)
-	return sess, nil
+	if st == nil {
+		return nil, fmt.Errorf("sessions: %s is not goose's layout either (%s)", own, l2.reason)
+	}
+	if l.version > GooseSchemaVersion {
+		st.peer = openPeer(ctx, path)
+	}
+	st.notice = fmt.Errorf("sessions: %s is not a goose 1.38 session store goose-ls may modify (%s); goose-ls leaves it untouched and keeps its sessions in %s", path, l.reason, own)
+	return st, nil
 }
 
-// Get returns a session and its messages.
-func (s *Store) Get(ctx context.Context, id string) (Session, []provider.Message, error) {
-	row := s.db.QueryRowContext(ctx, `SELECT s.id, s.name, s.working_dir, s.recipe_path, s.user_recipe_values_json, s.provider_name, s.model,
-		s.input_tokens, s.output_tokens, s.created_at, s.updated_at, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)
-		FROM sessions s WHERE s.id = ?`, id)
-	sess, err := scan(row)
+// inspectFile classifies the file at path without writing to it (no pragma that changes the file; a
+// missing file is empty).
+func inspectFile(ctx context.Context, path string) (layout, error) {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return layout{kind: layoutEmpty}, nil
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=rw&_pragma=busy_timeout(30000)")
+	if err != nil {
+		return layout{}, err
+	}
+	defer db.Close()
+	return inspect(ctx, db)
+}
+
+// openGoose opens path with goose's settings and creates goose's schema when it is empty; the store is
+// nil (with the layout found) when the file turns out not to be goose's v13 store.
+func openGoose(ctx context.Context, path string, redact func(string) string) (*Store, layout, error) {
+	l, err := inspectFile(ctx, path)
+	if err != nil {
+		return nil, l, fmt.Errorf("sessions: %s: %w", path, err)
+	}
+	if l.kind != layoutEmpty && l.kind != layoutGoose13 {
+		return nil, l, nil
+	}
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		return nil, l, fmt.Errorf("sessions: %w", err)
+	}
+	db.SetMaxOpenConns(1)
+	if l.kind == layoutEmpty {
+		if l, err = createGooseSchema(ctx, db); err != nil {
+			db.Close()
+			return nil, l, fmt.Errorf("sessions: %s: %w", path, err)
+		}
+	} else if l, err = inspect(ctx, db); err != nil {
+		db.Close()
+		return nil, l, fmt.Errorf("sessions: %s: %w", path, err)
+	}
+	if l.kind != layoutGoose13 {
+		db.Close()
+		return nil, l, nil
+	}
+	return &Store{db: db, path: path, redact: redact}, l, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error {
+	if s.peer != nil {
+		s.peer.Close()
+	}
+	return s.db.Close()
+}
+
+// Path is the file goose-ls reads and writes.
+func (s *Store) Path() string { return s.path }
+
+// Notice is what the user should be told once, or nil: goose's store was left alone and goose-ls's own
+// store is used instead, or goose-ls's old store was migrated (and where the old file went).
+func (s *Store) Notice() error { return s.notice }
+
+// gooseLSKey is goose-ls's key in goose's extension_data (goose keeps keys it does not know).
+const gooseLSKey = "goose_ls.v0"
+
+// modelConfig is goose's ModelConfig as goose serialises it (field order kept).
+type modelConfig struct {
+	ModelName     string   `json:"model_name"`
+	ContextLimit  *int     `json:"context_limit"`
+	Temperature   *float64 `json:"temperature"`
+	MaxTokens     *int     `json:"max_tokens"`
+	Toolshim      bool     `json:"toolshim"`
+	ToolshimModel *string  `json:"toolshim_model"`
+}
+
+// nullIfEmpty stores "" as NULL.
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// Create stores a new session as goose's create_session does (id YYYYMMDD_N from the day's highest N,
+// timestamps from SQLite's clock in UTC) and returns its id.
+func (s *Store) Create(ctx context.Context, sess Session) (string, error) {
+	ext := "{}"
+	if sess.RecipePath != "" {
+		b, _ := marshalCompact(map[string]any{gooseLSKey: map[string]string{"recipe_path": sess.RecipePath}})
+		ext = string(b)
+	}
+	var values any
+	if len(sess.RecipeValues) > 0 {
+		redacted := map[string]string{}
+		for k, v := range sess.RecipeValues {
+			redacted[k] = s.redact(v)
+		}
+		b, _ := marshalCompact(redacted)
+		values = string(b)
+	}
+	var recipeJSON any
+	if len(sess.Recipe) > 0 {
+		v, err := redactJSON(sess.Recipe, s.redact)
+		if err != nil {
+			return "", fmt.Errorf("sessions: the recipe is not JSON: %w", err)
+		}
+		b, _ := marshalCompact(v)
+		recipeJSON = string(b)
+	}
+	var model any
+	if sess.Model != "" {
+		b, _ := marshalCompact(modelConfig{ModelName: sess.Model})
+		model = string(b)
+	}
+	mode := sess.GooseMode
+	if mode == "" {
+		mode = "auto"
+	}
+	day := time.Now().UTC().Format("20060102")
+	floor := s.peerHighest(ctx, day)
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return "", fmt.Errorf("sessions: %w", err)
+	}
+	defer tx.Rollback()
+	var id string
+	err = tx.QueryRowContext(ctx, `INSERT INTO sessions (id, name, user_set_name, session_type, working_dir, extension_data, goose_mode,
+			recipe_json, user_recipe_values_json, provider_name, model_config_json)
+		VALUES (? || '_' || CAST(MAX(COALESCE((SELECT MAX(CAST(SUBSTR(id, 10) AS INTEGER)) FROM sessions WHERE id LIKE ? || '_%'), 0), ?) + 1 AS TEXT),
+			?, FALSE, 'user', ?, ?, ?, ?, ?, ?, ?)
+		RETURNING id`,
+		day, day, floor, s.redact(sess.Name), sess.WorkingDir, ext, mode, recipeJSON, values, nullIfEmpty(sess.Provider), model).Scan(&id)
+	if err != nil {
+		return "", fmt.Errorf("sessions: creating a session: %w", err)
+	}
+	return id, tx.Commit()
+}
+
+// Append stores one message as goose's add_message does: content_json, metadata_json, message_id
+// msg_<session>_<uuid v4>, created_timestamp in unix seconds; the session's updated_at moves.
+func (s *Store) Append(ctx context.Context, id string, m provider.Message) error {
+	return s.appendMessage(ctx, id, m, "", "")
+}
+
+// appendMessage is Append with the provider and model that wrote an assistant message ("": the
+// session's provider_name and model_config_json).
+func (s *Store) appendMessage(ctx context.Context, id string, m provider.Message, providerName, model string) error {
+	content, err := encodeContent(m, s.redact)
+	if err != nil {
+		return fmt.Errorf("sessions: append to %s: %w", id, err)
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sessions: append to %s: %w", id, err)
+	}
+	defer tx.Rollback()
+	var sessionProvider, modelJSON sql.NullString
+	err = tx.QueryRowContext(ctx, `SELECT provider_name, model_config_json FROM sessions WHERE id = ?`, id).Scan(&sessionProvider, &modelJSON)
 	if errors.Is(err, sql.ErrNoRows) {
-		return sess, nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+		return fmt.Errorf("sessions: append: %w: %s", ErrNotFound, id)
 	}
 	if err != nil {
-		return sess, nil, err
+		return fmt.Errorf("sessions: append to %s: %w", id, err)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT content_json FROM messages WHERE session_id = ? ORDER BY id`, id)
+	if providerName == "" || model == "" {
+		var mc modelConfig
+		_ = json.Unmarshal([]byte(modelJSON.String), &mc)
+		providerName, model = sessionProvider.String, mc.ModelName
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp, metadata_json)
+		VALUES (?, ?, ?, ?, ?, ?)`,
+		fmt.Sprintf("msg_%s_%s", id, uuid.New()), id, string(m.Role), content, time.Now().Unix(),
+		encodeMetadata(m.Role, providerName, model)); err != nil {
+		return fmt.Errorf("sessions: append to %s: %w", id, err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = datetime('now') WHERE id = ?`, id); err != nil {
+		return fmt.Errorf("sessions: append to %s: %w", id, err)
+	}
+	return tx.Commit()
+}
+
+// AddUsage records a model call's token counts as goose does: total/input/output are the latest call's,
+// the accumulated_* columns running totals.
+func (s *Store) AddUsage(ctx context.Context, id string, u provider.Usage) error {
+	total := u.InputTokens + u.OutputTokens
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return sess, nil, err
+		return fmt.Errorf("sessions: usage of %s: %w", id, err)
 	}
-	defer rows.Close()
-	var msgs []provider.Message
-	for rows.Next() {
-		var content string
-		if err := rows.Scan(&content); err != nil {
-			return sess, nil, err
-		}
-		var m provider.Message
-		if err := json.Unmarshal([]byte(content), &m); err != nil {
-			return sess, nil, fmt.Errorf("session %s: a stored message is not valid JSON: %w", id, err)
-		}
-		msgs = append(msgs, m)
+	defer tx.Rollback()
+	_, err = tx.ExecContext(ctx, `UPDATE sessions SET total_tokens = ?, input_tokens = ?, output_tokens = ?,
+		accumulated_total_tokens = COALESCE(accumulated_total_tokens, 0) + ?,
+		accumulated_input_tokens = COALESCE(accumulated_input_tokens, 0) + ?,
+		accumulated_output_tokens = COALESCE(accumulated_output_tokens, 0) + ?,
+		updated_at = datetime('now') WHERE id = ?`,
+		total, u.InputTokens, u.OutputTokens, total, u.InputTokens, u.OutputTokens, id)
+	if err != nil {
+		return fmt.Errorf("sessions: usage of %s: %w", id, err)
 	}
-	return sess, msgs, rows.Err()
+	return tx.Commit()
 }

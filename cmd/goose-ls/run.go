@@ -141,7 +141,11 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer store.Close()
+		if notice := store.Notice(); notice != nil {
+			fmt.Fprintln(stderr, "goose-ls run:", notice)
+		}
 	}
+	var resumeDoc *agent.Doc // a resumed session's stored recipe, when it has no recipe file (goose's sessions)
 	if f.resume != "" {
 		sess, msgs, err := store.Get(ctx, f.resume)
 		if err != nil {
@@ -149,12 +153,19 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		history = msgs
-		rec = &session.Recorder{Store: store, ID: sess.ID}
+		rec = &session.Recorder{Store: store, ID: sess.ID, OnCreate: func(id string) { fmt.Fprintf(stderr, "session %s (a copy of %s)\n", id, sess.ID) }}
 		if f.recipe == "" {
 			f.recipe = sess.RecipePath
 		}
 		if f.workdir == "" && sess.WorkingDir != "" {
 			workdir = sess.WorkingDir
+		}
+		if text := sess.ResumeRecipe(); f.recipe == "" && text != nil {
+			resumeDoc, _, err = agent.LoadRecipeText(filepath.Join(workdir, sess.ID+".recipe.json"), text, nil, nil)
+			if err != nil {
+				fmt.Fprintf(stderr, "goose-ls run: the recipe stored with session %s: %v\n", sess.ID, err)
+				return 1
+			}
 		}
 		for k, v := range sess.RecipeValues {
 			if _, set := f.params[k]; !set {
@@ -205,7 +216,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		if f.recipe != "" {
 			abs, _ = filepath.Abs(f.recipe)
 		}
-		rec = &session.Recorder{Store: store, Meta: session.Session{Name: session.NameFor(f.recipe, f.prompt), WorkingDir: workdir, RecipePath: abs, RecipeValues: f.params},
+		rec = &session.Recorder{Store: store, Meta: session.Session{Name: session.NameFor(f.recipe, f.prompt), WorkingDir: workdir, RecipePath: abs, RecipeValues: f.params, GooseMode: string(mode)},
 			OnCreate: func(id string) { fmt.Fprintf(stderr, "session %s\n", id) }}
 	}
 	factory := func(s provider.Settings) (provider.Setup, error) {
@@ -228,7 +239,12 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	if rec != nil { // (a nil *Recorder in the interface would not be nil)
 		opts.Recorder = rec
 	}
-	out, err := agent.RunRecipe(ctx, opts)
+	var out agent.Outcome
+	if resumeDoc != nil {
+		out, err = agent.RunDoc(ctx, resumeDoc, opts)
+	} else {
+		out, err = agent.RunRecipe(ctx, opts)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "goose-ls run:", redactor.Redact(err.Error()))
 		var missing *render.MissingError

@@ -5,7 +5,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/goose-ls/goose-ls/agent/provider/wiretest"
+	"github.com/goose-ls/goose-ls/agent/session"
 )
 
 var (
@@ -197,6 +200,18 @@ func TestRunWritesEditsAndRunsShell(t *testing.T) {
 	}
 	if n := len(messages(srv2.Requests()[0])); n != 1+8+1 {
 		t.Errorf("resumed request has %d messages, want system + 8 + new", n)
+	}
+	// stored as goose stores a recipe run: the rendered recipe as recipe_json, the file kept for goose-ls
+	store, err := session.Open(session.DefaultPath(filepath.Join(r.root, "goose", "data")), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	sess, _, err := store.Get(context.Background(), id)
+	var recipe map[string]any
+	if err != nil || json.Unmarshal(sess.Recipe, &recipe) != nil || !strings.Contains(fmt.Sprint(recipe["prompt"]), "Ada") ||
+		filepath.Base(sess.RecipePath) != "hello-files.yaml" || sess.Type != "user" || sess.Messages != 10 {
+		t.Errorf("stored session %+v (recipe %v) %v", sess, recipe, err)
 	}
 }
 

@@ -25,6 +25,9 @@ func runSessions(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer store.Close()
+	if notice := store.Notice(); notice != nil {
+		fmt.Fprintln(stderr, "goose-ls sessions:", notice)
+	}
 	ctx := context.Background()
 	if len(args) == 1 && !strings.HasPrefix(args[0], "-") {
 		sess, msgs, err := store.Get(ctx, args[0])

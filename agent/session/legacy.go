@@ -75,7 +75,7 @@ func migrateOldStore(ctx context.Context, path string) (string, error) {
 
 // readOldStore reads the old layout (the whole store, in one read transaction).
 func readOldStore(ctx context.Context, path string) ([]oldSession, []oldMessage, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=rw&_pragma=busy_timeout(30000)")
+	db, err := sql.Open("sqlite", fileDSN(path, "mode=rw&_pragma=busy_timeout(30000)"))
 	if err != nil {
 		return nil, nil, err
 	}

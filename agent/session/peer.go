@@ -19,7 +19,7 @@ import (
 // connection is read-write at the file level so that, like goose's own, the last one to close removes the
 // -wal and -shm files (a mode=ro connection leaves them behind).
 func openPeer(ctx context.Context, path string) *sql.DB {
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=rw&_pragma=busy_timeout(30000)&_pragma=query_only(1)")
+	db, err := sql.Open("sqlite", fileDSN(path, "mode=rw&_pragma=busy_timeout(30000)&_pragma=query_only(1)"))
 	if err != nil {
 		return nil
 	}

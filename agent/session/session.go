@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -67,7 +68,7 @@ func DefaultPath(dataDir string) string { return filepath.Join(dataDir, "session
 // dsn opens a connection with goose's settings: 30 s busy timeout, foreign keys, WAL, and every
 // transaction BEGIN IMMEDIATE.
 func dsn(path string) string {
-	return "file:" + path + "?_pragma=busy_timeout(30000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_txlock=immediate"
+	return fileDSN(path, "_pragma=busy_timeout(30000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_txlock=immediate")
 }
 
 // Open opens goose's store at path (creating it at version 13 when absent, migrating goose-ls's own
@@ -129,7 +130,7 @@ func inspectFile(ctx context.Context, path string) (layout, error) {
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return layout{kind: layoutEmpty}, nil
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=rw&_pragma=busy_timeout(30000)")
+	db, err := sql.Open("sqlite", fileDSN(path, "mode=rw&_pragma=busy_timeout(30000)"))
 	if err != nil {
 		return layout{}, err
 	}
@@ -322,3 +323,11 @@ func (s *Store) AddUsage(ctx context.Context, id string, u provider.Usage) error
 	}
 	return tx.Commit()
 }
+
+// fileDSN is the driver's address of the database at path: SQLite reads it as a URI, so `%`, `?` and `#` in
+// the path are escaped (unescaped, a folder named "a#b" opened a file named "a").
+func fileDSN(path, query string) string {
+	return "file:" + uriEscaper.Replace(path) + "?" + query
+}
+
+var uriEscaper = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")

@@ -4,9 +4,12 @@
 package agent
 
 import (
-	"os"
-	"path/filepath"
+	"errors"
+	"io/fs"
+	"log/slog"
 	"strings"
+
+	"github.com/goose-ls/goose-ls/agent/tools"
 )
 
 const basePrompt = `You are a general-purpose AI agent called goose, running inside goose-ls. You help users with software engineering and other tasks, using the tools of the extensions below.
@@ -33,10 +36,23 @@ func SystemPrompt(box *Toolbox, instructions string, fo *FinalOutput, workDir st
 	if fo != nil {
 		extras = append(extras, fo.SystemPrompt())
 	}
-	for _, name := range hintFiles {
-		if data, err := os.ReadFile(filepath.Join(workDir, name)); err == nil && len(strings.TrimSpace(string(data))) > 0 {
-			extras = append(extras, "### Project Hints ("+name+")\n"+strings.TrimSpace(string(data)))
+	// hint files are read through the workspace's os.Root: regular files inside it, under a size cap (a
+	// link out, a FIFO or a device is not read, so its content never reaches the provider)
+	const maxHintBytes = 256 << 10
+	if files, err := tools.OpenFiles(workDir); err == nil {
+		for _, name := range hintFiles {
+			data, err := files.ReadFile(name, maxHintBytes)
+			if err != nil {
+				if !errors.Is(err, fs.ErrNotExist) {
+					slog.Warn("hint file not read", "file", name, "err", err)
+				}
+				continue
+			}
+			if len(strings.TrimSpace(string(data))) > 0 {
+				extras = append(extras, "### Project Hints ("+name+")\n"+strings.TrimSpace(string(data)))
+			}
 		}
+		files.Close()
 	}
 	if len(extras) > 0 {
 		b.WriteString("\n# Additional Instructions:\n\n")

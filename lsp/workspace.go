@@ -7,8 +7,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -44,8 +44,8 @@ func (w *editorWorkspace) Root() string { return w.root }
 
 func fileURI(abs string) protocol.DocumentURI { return protocol.DocumentURI(uri.File(abs)) }
 
-// Read returns the buffer's text when the file is open, else the disk's.
-func (w *editorWorkspace) Read(_ context.Context, abs string) ([]byte, tools.Version, error) {
+// Read returns the buffer's text when the file is open, else the disk's (through the run's os.Root).
+func (w *editorWorkspace) Read(_ context.Context, files *tools.Files, abs string) ([]byte, tools.Version, error) {
 	w.s.mu.Lock()
 	if d := w.s.docs[fileURI(abs)]; d != nil {
 		text, ver := d.text, tools.Version(d.version)
@@ -53,7 +53,7 @@ func (w *editorWorkspace) Read(_ context.Context, abs string) ([]byte, tools.Ver
 		return text, ver, nil
 	}
 	w.s.mu.Unlock()
-	data, err := os.ReadFile(abs)
+	data, err := files.ReadFile(abs, tools.MaxReadBytes)
 	return data, diskVersion, err
 }
 
@@ -77,8 +77,12 @@ type applyEditResult struct {
 	FailureReason string `json:"failureReason,omitempty"`
 }
 
-// Write sends the change to the editor as a workspace edit against the version the agent read.
-func (w *editorWorkspace) Write(ctx context.Context, abs string, data []byte, base tools.Version) error {
+// Write sends the change to the editor as a workspace edit against the version the agent read. A path
+// through a symbolic link (or to something not a regular file) is refused: the editor would follow it.
+func (w *editorWorkspace) Write(ctx context.Context, files *tools.Files, abs string, data []byte, base tools.Version) error {
+	if _, err := files.CheckWritable(abs); err != nil {
+		return err
+	}
 	u := fileURI(abs)
 	w.s.mu.Lock()
 	d := w.s.docs[u]
@@ -94,7 +98,7 @@ func (w *editorWorkspace) Write(ctx context.Context, abs string, data []byte, ba
 	created := false
 	switch {
 	case d != nil:
-		if base != tools.Version(version) && !(base == diskVersion && diskMatches(abs, before)) {
+		if base != tools.Version(version) && !(base == diskVersion && diskMatches(files, abs, before)) {
 			return &StaleError{Path: abs, Current: string(before)}
 		}
 		edit, same := minimalEdit(before, data, lines, utf8Enc)
@@ -106,7 +110,10 @@ func (w *editorWorkspace) Write(ctx context.Context, abs string, data []byte, ba
 			"edits":        []any{edit},
 		})
 	default:
-		disk, err := os.ReadFile(abs)
+		disk, err := files.ReadFile(abs, tools.MaxReadBytes)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 		exists := err == nil
 		if exists && base != diskVersion {
 			return &StaleError{Path: abs, Current: string(disk)}
@@ -116,10 +123,7 @@ func (w *editorWorkspace) Write(ctx context.Context, abs string, data []byte, ba
 		}
 		if !exists && !canCreate {
 			// the client cannot create files through edits: write the disk, and say so
-			if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-				return err
-			}
-			if err := os.WriteFile(abs, data, 0o644); err != nil {
+			if _, err := files.WriteFile(abs, data); err != nil {
 				return err
 			}
 			slog.Info("agent wrote a new file to disk (the client cannot create files through edits)", "path", abs)
@@ -127,7 +131,7 @@ func (w *editorWorkspace) Write(ctx context.Context, abs string, data []byte, ba
 			return nil
 		}
 		if !exists {
-			if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			if err := files.MkdirAll(filepath.Dir(abs)); err != nil {
 				return err
 			}
 			ops = append(ops, map[string]any{"kind": "create", "uri": u}) // no ignoreIfExists: Neovim 0.7 then only adds a buffer
@@ -236,8 +240,8 @@ func (w *editorWorkspace) report(e turnEdit) {
 	}
 }
 
-func diskMatches(abs string, text []byte) bool {
-	disk, err := os.ReadFile(abs)
+func diskMatches(files *tools.Files, abs string, text []byte) bool {
+	disk, err := files.ReadFile(abs, tools.MaxReadBytes)
 	return err == nil && string(disk) == string(text)
 }
 

@@ -6,8 +6,10 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -30,6 +32,32 @@ type Developer struct {
 	ShellTimeout time.Duration
 	// Shell runs a command; nil runs it locally with Shell. The editor may route it elsewhere.
 	Shell func(ctx context.Context, dir, command string, timeout time.Duration, env []string) Result
+	// WrapSave, when set, wraps the writer of shell output too long for the model (OutputDir.Save of the
+	// run's private folder), e.g. to redact the text before it reaches the disk.
+	WrapSave func(SaveFunc) SaveFunc
+
+	mu       sync.Mutex
+	files    *Files // the workspace folder, opened at the first file tool call of the run
+	filesErr error
+	outputs  OutputDir
+}
+
+// workspaceFiles opens the workspace folder once per run.
+func (d *Developer) workspaceFiles() (*Files, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.files == nil && d.filesErr == nil {
+		d.files, d.filesErr = OpenFiles(d.WS.Root())
+	}
+	return d.files, d.filesErr
+}
+
+// saveOutput is the run's writer of long shell output, wrapped by WrapSave when set.
+func (d *Developer) saveOutput() SaveFunc {
+	if d.WrapSave != nil {
+		return d.WrapSave(d.outputs.Save)
+	}
+	return d.outputs.Save
 }
 
 // Name is the extension key.
@@ -102,6 +130,14 @@ func (d *Developer) Call(ctx context.Context, tool string, args json.RawMessage)
 	missing := func(name string) Result {
 		return errorf("Error: Failed to parse arguments: missing field `%s`", name)
 	}
+	var files *Files
+	switch tool {
+	case "write", "edit", "tree", "read":
+		var err error
+		if files, err = d.workspaceFiles(); err != nil {
+			return errorf("Error: %v", err)
+		}
+	}
 	switch tool {
 	case "write":
 		switch {
@@ -110,7 +146,7 @@ func (d *Developer) Call(ctx context.Context, tool string, args json.RawMessage)
 		case a.Content == nil:
 			return missing("content")
 		}
-		return Write(ctx, d.WS, *a.Path, *a.Content)
+		return Write(ctx, d.WS, files, *a.Path, *a.Content)
 	case "edit":
 		switch {
 		case a.Path == nil:
@@ -120,7 +156,7 @@ func (d *Developer) Call(ctx context.Context, tool string, args json.RawMessage)
 		case a.After == nil:
 			return missing("after")
 		}
-		return Edit(ctx, d.WS, *a.Path, *a.Before, *a.After)
+		return Edit(ctx, d.WS, files, *a.Path, *a.Before, *a.After)
 	case "shell":
 		if a.Command == nil {
 			return missing("command")
@@ -129,15 +165,14 @@ func (d *Developer) Call(ctx context.Context, tool string, args json.RawMessage)
 		if a.TimeoutSecs != nil && *a.TimeoutSecs > 0 {
 			timeout = time.Duration(*a.TimeoutSecs) * time.Second
 		}
-		run := d.Shell
-		if run == nil {
-			run = Shell
-		}
 		env := d.Env
 		if env == nil {
 			env = append(os.Environ(), "GOOSE_TERMINAL=1", "AGENT=goose")
 		}
-		return run(ctx, d.WS.Root(), *a.Command, timeout, env)
+		if d.Shell != nil {
+			return d.Shell(ctx, d.WS.Root(), *a.Command, timeout, env)
+		}
+		return RunShell(ctx, d.WS.Root(), *a.Command, timeout, env, d.saveOutput())
 	case "tree":
 		if a.Path == nil {
 			return missing("path")
@@ -146,7 +181,7 @@ func (d *Developer) Call(ctx context.Context, tool string, args json.RawMessage)
 		if a.Depth != nil {
 			depth = *a.Depth
 		}
-		return Tree(ctx, d.WS, *a.Path, depth)
+		return Tree(ctx, files, *a.Path, depth)
 	case "read":
 		if a.Path == nil {
 			return missing("path")
@@ -158,13 +193,28 @@ func (d *Developer) Call(ctx context.Context, tool string, args json.RawMessage)
 		if a.Limit != nil {
 			end = max(start, 1) + *a.Limit - 1
 		}
-		return Read(ctx, d.WS, *a.Path, start, end)
+		return Read(ctx, d.WS, files, *a.Path, start, end)
 	}
 	return errorf("Error: Unknown tool: %s", tool)
 }
 
-// Close has nothing to release.
-func (d *Developer) Close() error { return nil }
+// Close ends the run's use of the extension: the workspace folder handle is released and the folder of
+// saved shell output removed.
+func (d *Developer) Close() error {
+	d.mu.Lock()
+	files := d.files
+	d.files, d.filesErr = nil, errors.New("the developer extension is closed")
+	d.mu.Unlock()
+	var errs []error
+	if files != nil {
+		errs = append(errs, files.Close())
+	}
+	errs = append(errs, d.outputs.Remove())
+	return errors.Join(errs...)
+}
+
+// OutputDir is the run's folder of saved shell output ("" until some output was saved).
+func (d *Developer) OutputDir() string { return d.outputs.Dir() }
 
 // String names the extension in logs.
 func (d *Developer) String() string { return fmt.Sprintf("developer(%s)", d.WS.Root()) }

@@ -33,17 +33,21 @@ func lineCount(s string) int {
 }
 
 // Write creates or overwrites path with content.
-func Write(ctx context.Context, ws Workspace, path, content string) Result {
-	abs, err := Confine(ws.Root(), path)
+func Write(ctx context.Context, ws Workspace, files *Files, path, content string) Result {
+	abs, err := files.Abs(path)
 	if err != nil {
 		return errorf("Failed to write %s: %v", path, err)
 	}
-	_, ver, rerr := ws.Read(ctx, abs)
+	_, ver, rerr := ws.Read(ctx, files, abs)
 	exists := rerr == nil
+	if rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+		// there is something that cannot be read: a link out, a FIFO, a device, a folder, a huge file
+		return errorf("Failed to write %s: %v", path, rerr)
+	}
 	if !exists {
 		ver = -1
 	}
-	if err := ws.Write(ctx, abs, []byte(content), ver); err != nil {
+	if err := ws.Write(ctx, files, abs, []byte(content), ver); err != nil {
 		return errorf("Failed to write %s: %v", path, err)
 	}
 	if exists {
@@ -53,12 +57,12 @@ func Write(ctx context.Context, ws Workspace, path, content string) Result {
 }
 
 // Edit replaces the unique exact occurrence of before with after.
-func Edit(ctx context.Context, ws Workspace, path, before, after string) Result {
-	abs, err := Confine(ws.Root(), path)
+func Edit(ctx context.Context, ws Workspace, files *Files, path, before, after string) Result {
+	abs, err := files.Abs(path)
 	if err != nil {
 		return errorf("Failed to read %s: %v", path, err)
 	}
-	data, ver, err := ws.Read(ctx, abs)
+	data, ver, err := ws.Read(ctx, files, abs)
 	if err != nil {
 		return errorf("Failed to read %s: %v", path, err)
 	}
@@ -74,7 +78,7 @@ func Edit(ctx context.Context, ws Workspace, path, before, after string) Result 
 		return Result{Text: manyMatches(text, before, n), IsError: true}
 	}
 	out := strings.Replace(text, before, after, 1)
-	if err := ws.Write(ctx, abs, []byte(out), ver); err != nil {
+	if err := ws.Write(ctx, files, abs, []byte(out), ver); err != nil {
 		return errorf("Failed to write %s: %v", path, err)
 	}
 	return Result{Text: fmt.Sprintf("Edited %s (%d lines -> %d lines)", path, lineCount(before), lineCount(after)) + review(ws, abs, []byte(out))}
@@ -146,12 +150,12 @@ func manyMatches(text, before string, n int) string {
 }
 
 // Read returns lines [start, end] (1-based, inclusive; 0 means from the start / to the end), numbered.
-func Read(ctx context.Context, ws Workspace, path string, start, end int) Result {
-	abs, err := Confine(ws.Root(), path)
+func Read(ctx context.Context, ws Workspace, files *Files, path string, start, end int) Result {
+	abs, err := files.Abs(path)
 	if err != nil {
 		return errorf("Failed to read %s: %v", path, err)
 	}
-	data, _, err := ws.Read(ctx, abs)
+	data, _, err := ws.Read(ctx, files, abs)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return errorf("File not found: %s", path)

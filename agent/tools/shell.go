@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"runtime"
@@ -49,8 +50,13 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 }
 
 // Shell runs command with sh (or $GOOSE_SHELL, else bash when present) in dir. env is the environment
-// the command gets (nil: the current one).
+// the command gets (nil: the current one). Output too long for the model is truncated and not kept.
 func Shell(ctx context.Context, dir, command string, timeout time.Duration, env []string) Result {
+	return RunShell(ctx, dir, command, timeout, env, nil)
+}
+
+// RunShell is Shell handing the full text of output too long for the model to save (nil: not kept).
+func RunShell(ctx context.Context, dir, command string, timeout time.Duration, env []string, save SaveFunc) Result {
 	if strings.TrimSpace(command) == "" {
 		return errorf("Command cannot be empty.")
 	}
@@ -94,7 +100,7 @@ func Shell(ctx context.Context, dir, command string, timeout time.Duration, env 
 	if out.dropped > 0 {
 		text += fmt.Sprintf("\n[Capture limit reached: %d bytes dropped. Showing the beginning and end of the output.]", out.dropped)
 	}
-	res := Result{Text: truncateOutput(text)}
+	res := Result{Text: truncateOutput(text, save)}
 	if res.Text == "" {
 		res.Text = "(no output)"
 	}
@@ -120,24 +126,23 @@ func Shell(ctx context.Context, dir, command string, timeout time.Duration, env 
 	return res
 }
 
-// truncateOutput keeps the last lines of output over goose's limits and saves the whole text to a file.
-func truncateOutput(text string) string {
+// truncateOutput keeps the last lines of output over goose's limits and hands the whole text to save.
+func truncateOutput(text string, save SaveFunc) string {
 	lines := strings.Count(text, "\n") + 1
 	if lines <= maxLines && len(text) <= maxBytes {
 		return text
 	}
-	notice := ""
-	f, err := os.CreateTemp("", "goose-ls-output-*.txt")
-	saved := "(could not save the full output)"
-	if err == nil {
-		_, _ = f.WriteString(text)
-		f.Close()
-		saved = f.Name()
+	limit := fmt.Sprintf("%d line limit (%d lines total)", maxLines, lines)
+	if lines <= maxLines {
+		limit = fmt.Sprintf("%d byte limit (%d bytes total)", maxBytes, len(text))
 	}
-	if lines > maxLines {
-		notice = fmt.Sprintf("[Output exceeded %d line limit (%d lines total). Full output saved to %s. Read it with shell commands like `head`, `tail`, or `sed -n '100,200p'` up to %d lines at a time.]", maxLines, lines, saved, maxLines)
-	} else {
-		notice = fmt.Sprintf("[Output exceeded %d byte limit (%d bytes total). Full output saved to %s. Read it with shell commands like `head`, `tail`, or `sed -n '100,200p'` up to %d lines at a time.]", maxBytes, len(text), saved, maxLines)
+	notice := fmt.Sprintf("[Output exceeded %s. The full output was not kept.]", limit)
+	if save != nil {
+		if saved, err := save(text); err != nil {
+			slog.Warn("shell: the full output could not be saved", "err", err)
+		} else {
+			notice = fmt.Sprintf("[Output exceeded %s. Full output saved to %s. Read it with shell commands like `head`, `tail`, or `sed -n '100,200p'` up to %d lines at a time.]", limit, saved, maxLines)
+		}
 	}
 	all := strings.Split(text, "\n")
 	tail := strings.Join(all[max(0, len(all)-tailLines):], "\n")

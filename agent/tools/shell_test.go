@@ -6,8 +6,12 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -84,9 +88,45 @@ func BenchmarkShellCancel(b *testing.B) {
 	b.ReportMetric(float64(worst.Microseconds())/1000, "worst-ms")
 }
 
-func TestShellTruncation(t *testing.T) {
+func TestShellTruncationWithoutSaving(t *testing.T) {
 	r := Shell(context.Background(), t.TempDir(), "seq 1 3000", 10*time.Second, nil)
-	if r.IsError || !strings.Contains(r.Text, "[Output exceeded 2000 line limit (3001 lines total). Full output saved to ") || !strings.HasPrefix(r.Text, "2952\n") {
+	if r.IsError || !strings.HasPrefix(r.Text, "2952\n") || !strings.HasSuffix(r.Text, "[Output exceeded 2000 line limit (3001 lines total). The full output was not kept.]") {
 		t.Errorf("truncation: %.200q", r.Text)
+	}
+}
+
+var savedTo = regexp.MustCompile(`Full output saved to (\S+)\. Read`)
+
+func TestShellOverflowGoesToAPrivateRunFolderRemovedAtClose(t *testing.T) {
+	d := &Developer{WS: Disk{Dir: t.TempDir()}, WrapSave: func(save SaveFunc) SaveFunc {
+		return func(text string) (string, error) { return save(strings.ReplaceAll(text, "\n2999\n", "\n[wrapped]\n")) }
+	}}
+	r := d.Call(context.Background(), "shell", json.RawMessage(`{"command":"seq 1 3000"}`))
+	if r.IsError || !strings.HasPrefix(r.Text, "2952\n") || !strings.Contains(r.Text, "[Output exceeded 2000 line limit (3001 lines total). Full output saved to ") {
+		t.Fatalf("truncation: %.300q", r.Text)
+	}
+	m := savedTo.FindStringSubmatch(r.Text)
+	if m == nil {
+		t.Fatalf("no saved path in %q", r.Text[len(r.Text)-300:])
+	}
+	saved, dir := m[1], d.OutputDir()
+	if dir == "" || filepath.Dir(saved) != dir {
+		t.Fatalf("saved to %s, the run's folder is %q", saved, dir)
+	}
+	if st, err := os.Stat(dir); err != nil || st.Mode().Perm() != 0o700 {
+		t.Errorf("folder %s: %v, mode %v", dir, err, st.Mode())
+	}
+	if st, err := os.Stat(saved); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("file %s: %v, mode %v", saved, err, st.Mode())
+	}
+	data, err := os.ReadFile(saved)
+	if err != nil || !strings.HasPrefix(string(data), "1\n2\n") || !strings.HasSuffix(string(data), "\n2998\n[wrapped]\n3000\n") {
+		t.Errorf("saved text (through WrapSave): %v %.40q…%q", err, data, data[max(0, len(data)-30):])
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the run's output folder survived Close: %v", err)
 	}
 }

@@ -6,7 +6,10 @@ package tools
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
@@ -28,23 +31,25 @@ type treeNode struct {
 	kids  []*treeNode
 }
 
-// Tree lists path (relative to the workspace root) to depth levels (0: unlimited).
-func Tree(ctx context.Context, ws Workspace, path string, depth int) Result {
+// Tree lists path (relative to the workspace root) to depth levels (0: unlimited), reading the disk
+// through files only.
+func Tree(ctx context.Context, files *Files, path string, depth int) Result {
 	if path == "" {
 		path = "."
 	}
-	abs, err := Confine(ws.Root(), path)
+	rel, err := files.Local(path)
 	if err != nil {
 		return errorf("%v", err)
 	}
-	st, err := os.Stat(abs)
-	if err != nil {
+	st, err := files.Stat(rel)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return errorf("Path does not exist: %s", path)
-	}
-	if !st.IsDir() {
+	case err != nil:
+		return errorf("Cannot list %s: %v", path, err)
+	case !st.IsDir():
 		return errorf("Path is not a directory: %s", path)
 	}
-	rel, _ := filepath.Rel(ws.Root(), abs)
 	var domain []string
 	if rel != "." {
 		domain = strings.Split(filepath.ToSlash(rel), "/")
@@ -52,26 +57,40 @@ func Tree(ctx context.Context, ws Workspace, path string, depth int) Result {
 	// patterns of the folders above path, from the root down
 	var patterns []gitignore.Pattern
 	for i := 0; i < len(domain); i++ {
-		patterns = append(patterns, ignorePatterns(filepath.Join(ws.Root(), filepath.Join(domain[:i]...)), domain[:i])...)
+		patterns = append(patterns, ignorePatterns(files, domain[:i])...)
 	}
-	count := 0
-	root := walkTree(ctx, abs, domain, patterns, depth, 1, &count)
+	w := &treeWalk{ctx: ctx, files: files, depth: depth}
+	root := w.walk(domain, patterns, 1)
 	if len(root.kids) == 0 {
 		return Result{Text: "(empty directory)"}
 	}
 	var b strings.Builder
 	printTree(&b, root.kids, 0)
-	if count >= maxTreeEntries {
+	if w.count >= maxTreeEntries {
 		fmt.Fprintf(&b, "... (listing stopped after %d entries; pass a deeper path or a smaller depth)\n", maxTreeEntries)
 	}
 	return Result{Text: strings.TrimRight(b.String(), "\n")}
 }
 
-func ignorePatterns(dir string, domain []string) []gitignore.Pattern {
+// relPath is the workspace-relative path of slash-separated components ("." for none).
+func relPath(domain []string) string {
+	if len(domain) == 0 {
+		return "."
+	}
+	return filepath.Join(domain...)
+}
+
+// ignorePatterns reads the .gitignore/.ignore files of a folder: regular files under a size cap,
+// through files (a link out, to /dev/zero or to a FIFO is skipped).
+func ignorePatterns(files *Files, domain []string) []gitignore.Pattern {
 	var ps []gitignore.Pattern
 	for _, name := range []string{".gitignore", ".ignore"} {
-		data, err := os.ReadFile(filepath.Join(dir, name))
+		p := filepath.Join(relPath(domain), name)
+		data, err := files.ReadFile(p, maxIgnoreFileBytes)
 		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				slog.Debug("tree: ignore file skipped", "path", p, "err", err)
+			}
 			continue
 		}
 		for _, line := range strings.Split(string(data), "\n") {
@@ -85,32 +104,38 @@ func ignorePatterns(dir string, domain []string) []gitignore.Pattern {
 	return ps
 }
 
-func walkTree(ctx context.Context, dir string, domain []string, patterns []gitignore.Pattern, depth, level int, count *int) *treeNode {
+type treeWalk struct {
+	ctx   context.Context
+	files *Files
+	depth int
+	count int
+}
+
+func (w *treeWalk) walk(domain []string, patterns []gitignore.Pattern, level int) *treeNode {
 	node := &treeNode{dir: true}
-	patterns = append(patterns[:len(patterns):len(patterns)], ignorePatterns(dir, domain)...)
+	patterns = append(patterns[:len(patterns):len(patterns)], ignorePatterns(w.files, domain)...)
 	matcher := gitignore.NewMatcher(patterns)
-	entries, err := os.ReadDir(dir)
-	if err != nil || ctx.Err() != nil {
+	entries, err := w.files.ReadDir(relPath(domain))
+	if err != nil || w.ctx.Err() != nil {
 		return node
 	}
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") || *count >= maxTreeEntries {
+		if strings.HasPrefix(e.Name(), ".") || w.count >= maxTreeEntries {
 			continue
 		}
 		path := append(domain[:len(domain):len(domain)], e.Name())
-		isDir := e.IsDir()
+		isDir := e.IsDir() // a symbolic link is neither a folder nor a regular file here: not listed
 		if matcher.Match(path, isDir) {
 			continue
 		}
-		*count++
-		full := filepath.Join(dir, e.Name())
 		if isDir {
+			w.count++
 			kid := &treeNode{name: e.Name(), dir: true}
-			if depth == 0 || level < depth {
-				sub := walkTree(ctx, full, path, patterns, depth, level+1, count)
+			if w.depth == 0 || level < w.depth {
+				sub := w.walk(path, patterns, level+1)
 				kid.kids, kid.lines = sub.kids, sub.lines
 			} else {
-				kid.lines = countLinesUnder(full, matcher, path)
+				kid.lines = countLinesUnder(w.files, matcher, path)
 			}
 			node.kids = append(node.kids, kid)
 			node.lines += kid.lines
@@ -119,7 +144,8 @@ func walkTree(ctx context.Context, dir string, domain []string, patterns []gitig
 		if !e.Type().IsRegular() {
 			continue
 		}
-		n := countLines(full)
+		w.count++
+		n := countLines(w.files, relPath(path))
 		node.kids = append(node.kids, &treeNode{name: e.Name(), lines: n})
 		node.lines += n
 	}
@@ -134,51 +160,59 @@ func walkTree(ctx context.Context, dir string, domain []string, patterns []gitig
 }
 
 // countLinesUnder sums the lines below a folder that is not listed (past the depth).
-func countLinesUnder(dir string, m gitignore.Matcher, domain []string) int {
+func countLinesUnder(files *Files, m gitignore.Matcher, domain []string) int {
 	total, seen := 0, 0
-	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+	top := filepath.ToSlash(relPath(domain))
+	_ = fs.WalkDir(files.FS(), top, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || seen > 20000 {
-			return filepath.SkipDir
+			return fs.SkipDir
 		}
-		if p == dir {
+		if p == top {
 			return nil
 		}
 		if strings.HasPrefix(d.Name(), ".") {
 			if d.IsDir() {
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
 			return nil
 		}
-		rel, _ := filepath.Rel(dir, p)
-		path := append(domain[:len(domain):len(domain)], strings.Split(filepath.ToSlash(rel), "/")...)
+		path := strings.Split(p, "/")
 		if m.Match(path, d.IsDir()) {
 			if d.IsDir() {
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
 			return nil
 		}
 		seen++
 		if d.Type().IsRegular() {
-			total += countLines(p)
+			total += countLines(files, filepath.FromSlash(p))
 		}
 		return nil
 	})
 	return total
 }
 
-func countLines(path string) int {
-	f, err := os.Open(path)
+// maxCountBytes bounds how much of one file tree reads to count its lines.
+const maxCountBytes = 64 << 20
+
+// countLines counts the lines of a regular file (opened so it cannot block, through files).
+func countLines(files *Files, rel string) int {
+	f, err := files.root.OpenFile(rel, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return 0
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return 0
+	}
 	buf := make([]byte, 64<<10)
-	n, last := 0, byte('\n')
-	for {
+	n, last, read := 0, byte('\n'), 0
+	for read < maxCountBytes {
 		k, err := f.Read(buf)
 		if k > 0 {
 			n += bytes.Count(buf[:k], []byte{'\n'})
 			last = buf[k-1]
+			read += k
 		}
 		if err != nil {
 			break

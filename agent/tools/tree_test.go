@@ -36,13 +36,13 @@ func TestTree(t *testing.T) {
 		".gitignore":         "build/\n*.log\n",
 		".hidden/secret.txt": "hidden\n",
 	})
-	ws := Disk{Dir: root}
-	got := Tree(context.Background(), ws, ".", 2)
+	files := openFiles(t, root)
+	got := Tree(context.Background(), files, ".", 2)
 	want := "logs/  [0]\nsrc/  [1K]\n  a/  [2]\n  b.go  [1K]\nREADME.md  [1]\nmain.go  [3]"
 	if got.IsError || got.Text != want {
 		t.Errorf("tree:\n%s\nwant:\n%s", got.Text, want)
 	}
-	unlimited := Tree(context.Background(), ws, "src", 0)
+	unlimited := Tree(context.Background(), files, "src", 0)
 	if !strings.Contains(unlimited.Text, "a/  [2]\n  deep.go  [2]") || strings.Contains(unlimited.Text, "gen") {
 		t.Errorf("unlimited depth:\n%s", unlimited.Text)
 	}
@@ -51,14 +51,14 @@ func TestTree(t *testing.T) {
 		{"main.go", "Path is not a directory: main.go"},
 		{"../", "outside the workspace"},
 	} {
-		r := Tree(context.Background(), ws, c.path, 2)
+		r := Tree(context.Background(), files, c.path, 2)
 		if !r.IsError || !strings.Contains(r.Text, c.want) {
 			t.Errorf("%s: %+v", c.path, r)
 		}
 	}
 	empty := filepath.Join(root, "empty")
 	os.Mkdir(empty, 0o755)
-	if r := Tree(context.Background(), ws, "empty", 2); r.Text != "(empty directory)" {
+	if r := Tree(context.Background(), files, "empty", 2); r.Text != "(empty directory)" {
 		t.Errorf("empty: %q", r.Text)
 	}
 }

@@ -1,0 +1,157 @@
+//go:build !windows
+
+// Whole runs with the scripted provider: hint files pointing outside never reach the provider, a link
+// made with shell is not written through, and saved shell output is gone when the run ends.
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/goose-ls/goose-ls/agent/provider"
+	"github.com/goose-ls/goose-ls/agent/provider/scripted"
+	"github.com/goose-ls/goose-ls/agent/tools"
+)
+
+const outsideText = "OUTSIDE-ONLY-TEXT"
+
+// capture is a scripted model that makes the given tool calls, one per turn, then ends; it keeps every
+// request it received.
+type capture struct {
+	mu    sync.Mutex
+	reqs  []provider.Request
+	calls []provider.ToolCall
+}
+
+func (c *capture) provider() *scripted.Provider {
+	return &scripted.Provider{Script: func(n int, req provider.Request) provider.Message {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.reqs = append(c.reqs, req)
+		if n < len(c.calls) {
+			call := c.calls[n]
+			call.ID = fmt.Sprintf("call-%d", n)
+			return provider.Message{ToolCalls: []provider.ToolCall{call}}
+		}
+		return provider.Message{Text: "Done."}
+	}}
+}
+
+// sent is everything the provider received: system prompts and messages.
+func (c *capture) sent() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var b strings.Builder
+	for _, r := range c.reqs {
+		b.WriteString(r.System)
+		m, _ := json.Marshal(r.Messages)
+		b.Write(m)
+	}
+	return b.String()
+}
+
+func toolCall(name string, args map[string]any) provider.ToolCall {
+	raw, _ := json.Marshal(args)
+	return provider.ToolCall{Name: name, Arguments: raw}
+}
+
+// runIn runs a plain prompt in root with the builtin developer tools and the scripted model.
+func runIn(t *testing.T, root string, model *capture) Outcome {
+	t.Helper()
+	out, err := RunDoc(context.Background(), &Doc{Prompt: "go"}, RunOptions{
+		Workspace: tools.Disk{Dir: root},
+		Providers: func(provider.Settings) (provider.Setup, error) {
+			return provider.Setup{Provider: model.provider(), Name: "scripted", Model: "m"}, nil
+		},
+		Lookup: func(string) (string, bool) { return "", false },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Status != StatusCompleted {
+		t.Fatalf("status %s: %v", out.Status, out.Err)
+	}
+	return out
+}
+
+func outsideFolder(t *testing.T) (root, outside string) {
+	t.Helper()
+	base := t.TempDir()
+	root, outside = filepath.Join(base, "ws"), filepath.Join(base, "outside")
+	for _, d := range []string{root, outside} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(outside, "secret.md"), []byte(outsideText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root, outside
+}
+
+func TestHintFilePointingOutsideIsNotSent(t *testing.T) {
+	root, outside := outsideFolder(t)
+	if err := os.Symlink(filepath.Join(outside, "secret.md"), filepath.Join(root, ".goosehints")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "AGENTS.md"), []byte("Inside hint: use tabs."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := &capture{}
+	runIn(t, root, model)
+	sent := model.sent()
+	if strings.Contains(sent, outsideText) {
+		t.Errorf("the provider received the outside file's text")
+	}
+	if !strings.Contains(sent, "### Project Hints (AGENTS.md)\nInside hint: use tabs.") {
+		t.Errorf("the hint inside the workspace was not sent: %.500q", sent)
+	}
+}
+
+func TestLinkMadeByShellIsNotWrittenThroughInARun(t *testing.T) {
+	root, outside := outsideFolder(t)
+	secret := filepath.Join(outside, "secret.md")
+	model := &capture{calls: []provider.ToolCall{
+		toolCall("shell", map[string]any{"command": "ln -s " + secret + " notes.md"}),
+		toolCall("write", map[string]any{"path": "notes.md", "content": "overwritten"}),
+		toolCall("read", map[string]any{"path": "notes.md"}),
+	}}
+	runIn(t, root, model)
+	if data, _ := os.ReadFile(secret); string(data) != outsideText {
+		t.Errorf("the file outside was written: %q", data)
+	}
+	sent := model.sent()
+	if strings.Contains(sent, outsideText) {
+		t.Errorf("the provider received the outside file's text")
+	}
+	for _, want := range []string{"Failed to write notes.md: ", "Failed to read notes.md: ", "outside the workspace"} {
+		if !strings.Contains(sent, want) {
+			t.Errorf("the model was not told %q: %.800q", want, sent)
+		}
+	}
+}
+
+func TestSavedShellOutputIsRemovedWhenTheRunEnds(t *testing.T) {
+	root := t.TempDir()
+	model := &capture{calls: []provider.ToolCall{toolCall("shell", map[string]any{"command": "seq 1 3000"})}}
+	runIn(t, root, model)
+	m := regexp.MustCompile(`Full output saved to (\S+)\. Read`).FindStringSubmatch(model.sent())
+	if m == nil {
+		t.Fatalf("no saved output in the tool result: %.800q", model.sent())
+	}
+	if _, err := os.Stat(m[1]); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("saved output %s survived the run: %v", m[1], err)
+	}
+	if _, err := os.Stat(filepath.Dir(m[1])); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the run's output folder survived the run: %v", err)
+	}
+}

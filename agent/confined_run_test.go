@@ -155,3 +155,51 @@ func TestSavedShellOutputIsRemovedWhenTheRunEnds(t *testing.T) {
 		t.Errorf("the run's output folder survived the run: %v", err)
 	}
 }
+
+func TestSavedShellOutputIsRedacted(t *testing.T) {
+	const secret = "sk-overflow-<&>+/=-0123456789"
+	root := t.TempDir()
+	var saved string
+	var readErr error
+	savedRE := regexp.MustCompile(`Full output saved to (\S+)\. Read`)
+	model := &scripted.Provider{Script: func(n int, req provider.Request) provider.Message {
+		if n == 0 {
+			return provider.Message{ToolCalls: []provider.ToolCall{{ID: "c0", Name: "shell",
+				Arguments: mustJSON(map[string]any{"command": "for i in $(seq 1 3000); do echo 'line " + secret + "'; done"})}}}
+		}
+		b, _ := json.Marshal(req.Messages)
+		if m := savedRE.FindStringSubmatch(string(b)); m != nil {
+			var data []byte
+			data, readErr = os.ReadFile(m[1])
+			saved = string(data)
+		}
+		return provider.Message{Text: "Done."}
+	}}
+	red := &Redactor{}
+	red.Add(secret)
+	out, err := RunDoc(context.Background(), &Doc{Prompt: "go"}, RunOptions{
+		Workspace: tools.Disk{Dir: root},
+		Providers: func(provider.Settings) (provider.Setup, error) {
+			return provider.Setup{Provider: model, Name: "scripted", Model: "m"}, nil
+		},
+		Lookup:   func(string) (string, bool) { return "", false },
+		Redactor: red,
+	})
+	if err != nil || out.Status != StatusCompleted {
+		t.Fatalf("run: %v %s", err, out.Status)
+	}
+	if readErr != nil || saved == "" {
+		t.Fatalf("the saved output was not readable during the run: %v", readErr)
+	}
+	if strings.Contains(saved, secret) || strings.Contains(saved, "sk-overflow") {
+		t.Errorf("the saved shell output holds the secret: %.200q", saved)
+	}
+	if !strings.Contains(saved, "[REDACTED]") {
+		t.Errorf("the saved output does not show the redaction: %.200q", saved)
+	}
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}

@@ -379,7 +379,11 @@ func jsonCompatible(v any) any {
 func startExtensions(ctx context.Context, doc *Doc, opts *RunOptions) []Mount {
 	developer := func(available []string) Mount {
 		timeout := secondsFrom(opts.lookup, "GOOSE_DEFAULT_EXTENSION_TIMEOUT")
-		return Mount{Ext: &tools.Developer{WS: opts.Workspace, Shell: opts.Shell, ShellTimeout: timeout}, Available: available}
+		redact := opts.Redactor.Redact
+		saveRedacted := func(save tools.SaveFunc) tools.SaveFunc {
+			return func(text string) (string, error) { return save(redact(text)) }
+		}
+		return Mount{Ext: &tools.Developer{WS: opts.Workspace, Shell: opts.Shell, ShellTimeout: timeout, WrapSave: saveRedacted}, Available: available}
 	}
 	if !doc.hasExtensions {
 		return []Mount{developer(nil)}

@@ -15,15 +15,19 @@ import (
 
 func init() { requests["textDocument/codeAction"] = codeAction }
 
-func codeAction(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
+func codeAction(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
 	var p protocol.CodeActionParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	f, utf8, ok := s.snapshot(p.TextDocument.URI)
-	if !ok {
+	snap, err := s.snapshot(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	if snap == nil {
 		return []any{}, nil
 	}
+	f, utf8 := snap.File, snap.UTF8
 	wants := func(kind protocol.CodeActionKind) bool {
 		if len(p.Context.Only) == 0 {
 			return true
@@ -36,7 +40,7 @@ func codeAction(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 		return false
 	}
 	start, end := toOffset(f.Lines, p.Range.Start, utf8), toOffset(f.Lines, p.Range.End, utf8)
-	version := s.version(p.TextDocument.URI)
+	version := snap.Version // the edits are computed on this version
 	s.mu.Lock()
 	resourceOps := s.renameFiles
 	s.mu.Unlock()
@@ -56,7 +60,7 @@ func codeAction(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 			actions = append(actions, map[string]any{"title": fix.Title, "kind": protocol.RefactorExtract, "edit": edit(fix.Edits)})
 		}
 	}
-	converted := convertDiagnostics(f, p.TextDocument.URI, utf8)
+	converted := snap.run.converted // converted once per check, index for index with f.Diags
 	for i, d := range f.Diags {
 		if d.R.End < start || d.R.Start > end || !wants(protocol.QuickFix) {
 			continue

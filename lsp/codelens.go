@@ -14,7 +14,7 @@ func init() {
 	requests["textDocument/codeLens"] = codeLens
 }
 
-func codeLens(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
+func codeLens(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
 	var p docParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
@@ -26,7 +26,10 @@ func codeLens(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
 	if command == "" {
 		return out, nil
 	}
-	f, utf8, ok := s.snapshot(p.TextDocument.URI)
+	f, utf8, ok, err := s.snapshotFile(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
 	if !ok || f.Tree == nil {
 		return out, nil
 	}

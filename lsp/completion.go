@@ -21,11 +21,12 @@ var itemKinds = map[recipe.ItemKind]protocol.CompletionItemKind{
 	recipe.ItemSnippet:  protocol.CompletionItemKindSnippet,
 }
 
-func completion(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
-	f, utf8, off, _, err := positionParams(s, raw)
-	if err != nil || f == nil {
+func completion(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
+	snap, off, err := positionParams(ctx, s, raw)
+	if err != nil || snap == nil {
 		return nil, err
 	}
+	f, utf8 := snap.File, snap.UTF8
 	items := f.Complete(off, overlayFS{s})
 	out := make([]protocol.CompletionItem, 0, len(items))
 	for i, it := range items {

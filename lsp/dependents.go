@@ -31,7 +31,7 @@ func dependencies(f *recipe.File) []string {
 	return out
 }
 
-// recheckDependents schedules every open recipe that depends on path.
+// recheckDependents schedules every open recipe that depends on path; their memoized checks are stale.
 func (s *Server) recheckDependents(path string) {
 	s.mu.Lock()
 	var uris []protocol.DocumentURI
@@ -39,9 +39,10 @@ func (s *Server) recheckDependents(path string) {
 		if d.path == path {
 			continue
 		}
-		for _, dep := range d.deps {
+		for _, dep := range d.deps() {
 			if dep == path {
 				uris = append(uris, u)
+				d.gen = s.nextGen()
 				break
 			}
 		}
@@ -73,15 +74,18 @@ func didChangeWatchedFiles(_ context.Context, s *Server, raw json.RawMessage) er
 }
 
 // pullDiagnostics answers textDocument/diagnostic (LSP 3.17) with a full report.
-func pullDiagnostics(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
+func pullDiagnostics(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
 	var p docParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	f, utf8, ok := s.snapshot(p.TextDocument.URI)
+	snap, err := s.snapshot(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
 	items := []protocol.Diagnostic{}
-	if ok {
-		items = convertDiagnostics(f, p.TextDocument.URI, utf8)
+	if snap != nil {
+		items = snap.run.published
 	}
 	return map[string]any{"kind": "full", "items": items}, nil
 }

@@ -12,7 +12,8 @@ import (
 	"github.com/goose-ls/goose-ls/recipe"
 )
 
-// schedule queues a check of uri unless one is running, in which case that worker re-checks after.
+// schedule queues a check of uri unless a worker owns it, in which case that worker checks again after.
+// It never blocks: the queue is a list.
 func (s *Server) schedule(uri protocol.DocumentURI) {
 	s.mu.Lock()
 	d, ok := s.docs[uri]
@@ -26,22 +27,45 @@ func (s *Server) schedule(uri protocol.DocumentURI) {
 		return
 	}
 	d.checking = true
+	s.pending = append(s.pending, uri)
 	s.mu.Unlock()
-	s.queue <- uri
+	s.signal()
+}
+
+func (s *Server) signal() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
 }
 
 func (s *Server) checkWorker(ctx context.Context) {
 	for {
-		select {
-		case <-ctx.Done():
-			return
-		case uri := <-s.queue:
-			s.checkLoop(ctx, uri)
+		s.mu.Lock()
+		var uri protocol.DocumentURI
+		n := len(s.pending)
+		if n > 0 {
+			uri = s.pending[0]
+			s.pending = s.pending[1:]
 		}
+		s.mu.Unlock()
+		if n == 0 {
+			select {
+			case <-ctx.Done():
+				return
+			case <-s.wake:
+			}
+			continue
+		}
+		if n > 1 {
+			s.signal() // more work: wake another worker
+		}
+		s.checkLoop(ctx, uri)
 	}
 }
 
-// checkLoop checks one document until it is clean, publishing each result that is still current.
+// checkLoop publishes the check of uri's current text (sharing a check a request already started)
+// until the document stops changing under it.
 func (s *Server) checkLoop(ctx context.Context, uri protocol.DocumentURI) {
 	for {
 		s.mu.Lock()
@@ -51,24 +75,29 @@ func (s *Server) checkLoop(ctx context.Context, uri protocol.DocumentURI) {
 			return
 		}
 		d.dirty = false
-		path, text, version, isRecipe, utf8, cache := d.path, d.text, d.version, d.recipe, s.utf8, d.cache
+		var run *checkRun
+		if d.recipe {
+			run = s.ensureCheck(d)
+		}
+		gen, version, wasPublished := d.gen, d.version, d.published
 		s.mu.Unlock()
 
 		var diags []protocol.Diagnostic
-		var file *recipe.File
-		var deps []string
-		if isRecipe {
-			file = recipe.Check(path, text, &recipe.Options{FS: overlayFS{s}, Cache: cache})
-			diags = convertDiagnostics(file, uri, utf8)
-			deps = dependencies(file)
+		if run != nil {
+			select {
+			case <-run.done:
+			case <-ctx.Done():
+				return
+			}
+			diags = run.published
 		}
 
 		s.mu.Lock()
 		d, ok = s.docs[uri]
-		publish := ok && d.version == version && (isRecipe || d.published)
+		current := ok && d.gen == gen
+		publish := current && (run != nil || wasPublished)
 		if publish {
-			d.file, d.fileVer, d.deps = file, version, deps
-			d.published = isRecipe
+			d.published = run != nil
 		}
 		again := ok && d.dirty
 		if !again && ok {
@@ -76,15 +105,26 @@ func (s *Server) checkLoop(ctx context.Context, uri protocol.DocumentURI) {
 		}
 		s.mu.Unlock()
 		if publish {
-			if diags == nil {
-				diags = []protocol.Diagnostic{}
-			}
-			s.notify(ctx, "textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: uri, Version: uint32(version), Diagnostics: diags})
+			s.publish(ctx, uri, gen, version, diags)
 		}
 		if !again {
 			return
 		}
 	}
+}
+
+// publish sends diagnostics computed for generation gen of uri, unless something newer was published.
+func (s *Server) publish(ctx context.Context, uri protocol.DocumentURI, gen uint64, version int32, diags []protocol.Diagnostic) {
+	if diags == nil {
+		diags = []protocol.Diagnostic{}
+	}
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	if gen < s.lastPub[uri] {
+		return
+	}
+	s.lastPub[uri] = gen
+	s.notify(ctx, "textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: uri, Version: uint32(version), Diagnostics: diags})
 }
 
 // overlayFS reads open buffers first (unsaved text included), the disk otherwise. recipe.Check takes only
@@ -114,6 +154,7 @@ func (o overlayFS) ReadFile(name string) ([]byte, error) {
 
 const docsURL = "https://github.com/goose-ls/goose-ls/blob/main/docs/diagnostics.md#"
 
+// convertDiagnostics converts each diagnostic's ranges once (done once per check, kept on the checkRun).
 func convertDiagnostics(f *recipe.File, uri protocol.DocumentURI, utf8 bool) []protocol.Diagnostic {
 	out := make([]protocol.Diagnostic, 0, len(f.Diags))
 	for _, d := range f.Diags {

@@ -18,11 +18,12 @@ import (
 
 func init() { requests["textDocument/hover"] = hover }
 
-func hover(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
-	f, utf8, off, _, err := positionParams(s, raw)
-	if err != nil || f == nil {
+func hover(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
+	snap, off, err := positionParams(ctx, s, raw)
+	if err != nil || snap == nil {
 		return nil, err
 	}
+	f, utf8 := snap.File, snap.UTF8
 	text, r := hoverText(f, off, overlayFS{s})
 	if text == "" {
 		return nil, nil

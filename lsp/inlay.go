@@ -14,7 +14,7 @@ func init() {
 	requests["textDocument/inlayHint"] = inlayHints
 }
 
-func inlayHints(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
+func inlayHints(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
 	var p struct {
 		TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
 		Range        protocol.Range                  `json:"range"`
@@ -26,7 +26,10 @@ func inlayHints(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 	enabled := s.settings.InlayHints
 	s.mu.Unlock()
 	out := []any{}
-	f, utf8, ok := s.snapshot(p.TextDocument.URI)
+	f, utf8, ok, err := s.snapshotFile(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
 	if !enabled || !ok || f.Analysis == nil || f.Recipe == nil {
 		return out, nil
 	}

@@ -5,6 +5,8 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
+	"strings"
 
 	"go.lsp.dev/protocol"
 )
@@ -70,10 +72,19 @@ func initialize(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 	s.changeAnnotations = len(ca) > 0 && string(ca) != "null" && string(ca) != "false"
 	s.progress = p.Capabilities.Window.WorkDoneProgress
 	s.root = ""
-	if len(p.WorkspaceFolders) > 0 {
-		s.root = uriPath(protocol.DocumentURI(p.WorkspaceFolders[0].URI))
-	} else if p.RootURI != "" && p.RootURI != "file:///" {
-		s.root = uriPath(protocol.DocumentURI(p.RootURI))
+	s.roots = nil
+	for _, f := range p.WorkspaceFolders {
+		if r := folderPath(f.URI); r != "" {
+			s.roots = append(s.roots, r)
+		}
+	}
+	if len(s.roots) == 0 {
+		if r := folderPath(p.RootURI); r != "" {
+			s.roots = []string{r}
+		}
+	}
+	if len(s.roots) > 0 {
+		s.root = s.roots[0]
 	}
 	s.state = stateInitialized
 	s.utf8 = enc == "utf-8"
@@ -82,6 +93,19 @@ func initialize(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 		"capabilities": capabilities(enc),
 		"serverInfo":   map[string]any{"name": "goose-ls", "version": Version},
 	}, nil
+}
+
+// folderPath is a workspace folder's path; "" for none, a non-file URI, or the file system's root
+// (which some clients send when no folder is open).
+func folderPath(u string) string {
+	if !strings.HasPrefix(u, "file://") {
+		return ""
+	}
+	p := uriPath(protocol.DocumentURI(u))
+	if p == "" || p == string(filepath.Separator) || filepath.Dir(p) == p {
+		return ""
+	}
+	return filepath.Clean(p)
 }
 
 // capabilities lists everything the server answers; TestCapabilities keeps it in step with the handlers.

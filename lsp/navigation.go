@@ -6,12 +6,11 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"sort"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
-
-	"github.com/goose-ls/goose-ls/recipe"
 )
 
 func init() {
@@ -22,31 +21,31 @@ func init() {
 	requests["textDocument/rename"] = rename
 }
 
-// positionParams decodes a text-document position request and resolves it (f is nil when the document
-// is not an open recipe).
-func positionParams(s *Server, raw json.RawMessage) (*recipe.File, bool, int, protocol.DocumentURI, error) {
+// positionParams decodes a text-document position request and resolves it (snap is nil when the
+// document is not an open recipe).
+func positionParams(ctx context.Context, s *Server, raw json.RawMessage) (*snapshot, int, error) {
 	var p protocol.TextDocumentPositionParams
 	if err := decode(raw, &p); err != nil {
-		return nil, false, 0, "", err
+		return nil, 0, err
 	}
-	f, utf8, off := s.at(p)
-	return f, utf8, off, p.TextDocument.URI, nil
+	return s.at(ctx, p)
 }
 
 // at resolves an already decoded position to the document's current check and a byte offset.
-func (s *Server) at(p protocol.TextDocumentPositionParams) (*recipe.File, bool, int) {
-	f, utf8, ok := s.snapshot(p.TextDocument.URI)
-	if !ok {
-		return nil, false, 0
+func (s *Server) at(ctx context.Context, p protocol.TextDocumentPositionParams) (*snapshot, int, error) {
+	snap, err := s.snapshot(ctx, p.TextDocument.URI)
+	if err != nil || snap == nil {
+		return nil, 0, err
 	}
-	return f, utf8, toOffset(f.Lines, p.Position, utf8)
+	return snap, toOffset(snap.File.Lines, p.Position, snap.UTF8), nil
 }
 
-func definition(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
-	f, utf8, off, u, err := positionParams(s, raw)
-	if err != nil || f == nil {
+func definition(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
+	snap, off, err := positionParams(ctx, s, raw)
+	if err != nil || snap == nil {
 		return nil, err
 	}
+	f, utf8, u := snap.File, snap.UTF8, snap.URI
 	if ref := f.ParamRefAt(off); ref != nil && ref.Param != nil {
 		return []protocol.Location{{URI: u, Range: toRange(f.Lines, ref.Decl, utf8)}}, nil
 	}
@@ -56,16 +55,17 @@ func definition(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 	return nil, nil
 }
 
-func references(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
+func references(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
 	var p protocol.ReferenceParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
 	u := p.TextDocument.URI
-	f, utf8, off := s.at(p.TextDocumentPositionParams)
-	if f == nil {
-		return nil, nil
+	snap, off, err := s.at(ctx, p.TextDocumentPositionParams)
+	if err != nil || snap == nil {
+		return nil, err
 	}
+	f, utf8 := snap.File, snap.UTF8
 	ref := f.ParamRefAt(off)
 	if ref == nil {
 		return nil, nil
@@ -77,19 +77,20 @@ func references(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 	for _, r := range ref.Uses {
 		out = append(out, protocol.Location{URI: u, Range: toRange(f.Lines, r, utf8)})
 	}
-	for pu, rs := range s.parentKeys(u, f.Path, ref.Name) {
-		for _, r := range rs {
-			out = append(out, protocol.Location{URI: pu, Range: r})
+	for _, pk := range s.parentKeys(u, f.Path, ref.Name) {
+		for _, r := range pk.ranges {
+			out = append(out, protocol.Location{URI: pk.uri, Range: r})
 		}
 	}
 	return out, nil
 }
 
-func highlight(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
-	f, utf8, off, _, err := positionParams(s, raw)
-	if err != nil || f == nil {
+func highlight(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
+	snap, off, err := positionParams(ctx, s, raw)
+	if err != nil || snap == nil {
 		return nil, err
 	}
+	f, utf8 := snap.File, snap.UTF8
 	ref := f.ParamRefAt(off)
 	if ref == nil {
 		return nil, nil
@@ -104,11 +105,12 @@ func highlight(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
 	return out, nil
 }
 
-func prepareRename(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
-	f, utf8, off, _, err := positionParams(s, raw)
-	if err != nil || f == nil {
+func prepareRename(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
+	snap, off, err := positionParams(ctx, s, raw)
+	if err != nil || snap == nil {
 		return nil, err
 	}
+	f, utf8 := snap.File, snap.UTF8
 	ref := f.ParamRefAt(off)
 	if ref == nil || ref.Param == nil {
 		return nil, nil
@@ -116,16 +118,17 @@ func prepareRename(_ context.Context, s *Server, raw json.RawMessage) (any, erro
 	return map[string]any{"range": toRange(f.Lines, ref.At, utf8), "placeholder": ref.Name}, nil
 }
 
-func rename(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
+func rename(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
 	var p protocol.RenameParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
 	u := p.TextDocument.URI
-	f, utf8, off := s.at(p.TextDocumentPositionParams)
-	if f == nil {
-		return nil, nil
+	snap, off, err := s.at(ctx, p.TextDocumentPositionParams)
+	if err != nil || snap == nil {
+		return nil, err
 	}
+	f, utf8 := snap.File, snap.UTF8
 	ref := f.ParamRefAt(off)
 	if ref == nil || ref.Param == nil {
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidRequest, Message: "no parameter to rename here"}
@@ -138,21 +141,30 @@ func rename(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
 		edits = append(edits, protocol.TextEdit{Range: toRange(f.Lines, r, utf8), NewText: p.NewName})
 	}
 	changes := []any{map[string]any{
-		"textDocument": map[string]any{"uri": u, "version": s.version(u)},
+		"textDocument": map[string]any{"uri": u, "version": snap.Version},
 		"edits":        edits,
 	}}
-	for pu, rs := range s.parentKeys(u, f.Path, ref.Name) {
-		pe := make([]protocol.TextEdit, 0, len(rs))
-		for _, r := range rs {
+	for _, pk := range s.parentKeys(u, f.Path, ref.Name) {
+		pe := make([]protocol.TextEdit, 0, len(pk.ranges))
+		for _, r := range pk.ranges {
 			pe = append(pe, protocol.TextEdit{Range: r, NewText: p.NewName})
 		}
-		changes = append(changes, map[string]any{"textDocument": map[string]any{"uri": pu, "version": s.version(pu)}, "edits": pe})
+		changes = append(changes, map[string]any{"textDocument": map[string]any{"uri": pk.uri, "version": pk.version}, "edits": pe})
 	}
 	return map[string]any{"documentChanges": changes}, nil
 }
 
-// parentKeys finds, in the other open recipes, the sub_recipes values keys that name this parameter.
-func (s *Server) parentKeys(self protocol.DocumentURI, path, name string) map[protocol.DocumentURI][]protocol.Range {
+// parentKey lists, in one other open recipe, the sub_recipes values keys that name a parameter, at the
+// version they were found in.
+type parentKey struct {
+	uri     protocol.DocumentURI
+	version int32
+	ranges  []protocol.Range
+}
+
+// parentKeys finds the keys in the other open recipes, from their last finished checks: a request on
+// one document never waits for another document's check.
+func (s *Server) parentKeys(self protocol.DocumentURI, path, name string) []parentKey {
 	s.mu.Lock()
 	var others []protocol.DocumentURI
 	for u, d := range s.docs {
@@ -161,26 +173,22 @@ func (s *Server) parentKeys(self protocol.DocumentURI, path, name string) map[pr
 		}
 	}
 	s.mu.Unlock()
-	out := map[protocol.DocumentURI][]protocol.Range{}
+	sort.Slice(others, func(i, j int) bool { return others[i] < others[j] })
+	var out []parentKey
 	for _, u := range others {
-		f, utf8, ok := s.snapshot(u)
-		if !ok {
+		snap := s.lastSnapshot(u)
+		if snap == nil {
 			continue
 		}
-		for _, r := range f.ValueKeysFor(path, name) {
-			out[u] = append(out[u], toRange(f.Lines, r, utf8))
+		pk := parentKey{uri: u, version: snap.Version}
+		for _, r := range snap.File.ValueKeysFor(path, name) {
+			pk.ranges = append(pk.ranges, toRange(snap.File.Lines, r, snap.UTF8))
+		}
+		if len(pk.ranges) > 0 {
+			out = append(out, pk)
 		}
 	}
 	return out
-}
-
-func (s *Server) version(u protocol.DocumentURI) int32 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if d, ok := s.docs[u]; ok {
-		return d.version
-	}
-	return 0
 }
 
 func validName(s string) bool {

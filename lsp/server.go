@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -25,7 +26,16 @@ type Options struct {
 	Workers int
 	// Providers replaces the configured LLM providers of agent runs (tests and benchmarks).
 	Providers agent.ProviderFactory
+	// CheckTimeout is the deadline of one document check (0: defaultCheckTimeout); the client's
+	// checkTimeoutMs setting wins.
+	CheckTimeout time.Duration
+	// CheckHook, when set, runs at the start of every document check with the check's context and the
+	// document's path (tests use it to make a check slow or panic deterministically).
+	CheckHook func(ctx context.Context, path string)
 }
+
+// defaultCheckTimeout bounds a check whose document is hostile (issue 11: any file within 2 s).
+const defaultCheckTimeout = 2 * time.Second
 
 type lifecycle uint8
 
@@ -41,9 +51,16 @@ type Server struct {
 	stream *stream
 	opts   Options
 
-	mu       sync.Mutex // guards everything below; never held across a call to the client
-	state    lifecycle
-	docs     map[protocol.DocumentURI]*document
+	mu    sync.Mutex // guards everything below; never held across a call to the client
+	state lifecycle
+	docs  map[protocol.DocumentURI]*document
+	// lost are documents whose text the server no longer knows (an edit did not fit them), until the
+	// client sends their full text again (textsync.go)
+	lost map[protocol.DocumentURI]*lostDocument
+	// gen numbers every document event (open, change, close, loss); publications carry it
+	gen uint64
+	// roots are the workspace folders: the folders a recipe may make goose-ls read
+	roots    []string
 	utf8     bool // negotiated positionEncoding utf-8 (else utf-16)
 	settings settings
 	// renameFiles: the client applies RenameFile operations in workspace edits
@@ -71,10 +88,22 @@ type Server struct {
 	// redactor knows every run's secrets: the store, opened once, and all output redact with it
 	redactor *agent.Redactor
 
-	queue  chan protocol.DocumentURI
-	cancel func(jsonrpc2.ID)
-	closed chan struct{}
-	once   sync.Once
+	// pending documents wait for a check worker; wake signals the workers
+	pending []protocol.DocumentURI
+	wake    chan struct{}
+
+	// pubMu orders publications: a result older than the last one published for its URI is dropped
+	pubMu   sync.Mutex
+	lastPub map[protocol.DocumentURI]uint64
+
+	// order is closed when the last dispatched message released the order (read loop only)
+	order    chan struct{}
+	inflight chan struct{}
+	// checkCtx is the parent of every check's context: it ends with the server
+	checkCtx context.Context
+	cancel   func(jsonrpc2.ID)
+	closed   chan struct{}
+	once     sync.Once
 }
 
 // Serve runs a server on rwc until the client exits or the connection closes; it returns the process
@@ -104,18 +133,30 @@ func newServer(rwc io.ReadWriteCloser, opts Options) *Server {
 	return &Server{
 		conn: jsonrpc2.NewConn(st), stream: st, opts: opts,
 		docs: map[protocol.DocumentURI]*document{}, exitCode: 1, changed: make(chan struct{}), redactor: &agent.Redactor{},
-		queue: make(chan protocol.DocumentURI, 1024), closed: make(chan struct{}),
+		lost: map[protocol.DocumentURI]*lostDocument{}, lastPub: map[protocol.DocumentURI]uint64{},
+		wake: make(chan struct{}, 1), closed: make(chan struct{}),
+		order: closedChan(), inflight: make(chan struct{}, maxInflight), checkCtx: context.Background(),
 	}
 }
 
+func closedChan() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}
+
 func (s *Server) start(ctx context.Context) {
+	s.checkCtx = ctx
 	for i := 0; i < s.opts.Workers; i++ {
 		go s.checkWorker(ctx)
 	}
-	h, cancel := jsonrpc2.CancelHandler(jsonrpc2.AsyncHandler(s.handle))
+	h, cancel := jsonrpc2.CancelHandler(s.dispatch)
 	s.cancel = cancel
 	s.conn.Go(ctx, h)
 }
+
+// errCancelled is LSP's RequestCancelled.
+var errCancelled = &jsonrpc2.Error{Code: -32800, Message: "request cancelled"}
 
 // errNotInitialized is LSP's ServerNotInitialized.
 var errNotInitialized = &jsonrpc2.Error{Code: -32002, Message: "server not initialized"}
@@ -139,7 +180,8 @@ func decode(params json.RawMessage, v any) error {
 	return nil
 }
 
-// handle dispatches one message. It runs off the read loop (AsyncHandler) and always replies.
+// handle runs one message (on its own goroutine, in order: dispatch.go) and always replies; a call
+// cancelled before or while it runs is answered with RequestCancelled.
 func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) (err error) {
 	_, isCall := req.(*jsonrpc2.Call)
 	defer func() {
@@ -149,21 +191,15 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}
 	}()
 	method := req.Method()
+	if isCall && ctx.Err() != nil {
+		return reply(ctx, nil, errCancelled) // cancelled while it waited for its turn
+	}
 	s.mu.Lock()
 	state := s.state
 	s.mu.Unlock()
 	if !isCall {
 		if method == "exit" {
 			s.exit()
-			return reply(ctx, nil, nil)
-		}
-		if method == "$/cancelRequest" {
-			var p struct {
-				ID jsonrpc2.ID `json:"id"`
-			}
-			if json.Unmarshal(req.Params(), &p) == nil {
-				s.cancel(p.ID)
-			}
 			return reply(ctx, nil, nil)
 		}
 		fn, ok := notifications[method]
@@ -190,8 +226,8 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		return reply(ctx, nil, &jsonrpc2.Error{Code: jsonrpc2.MethodNotFound, Message: "method not found: " + method})
 	}
 	result, ferr := fn(ctx, s, req.Params())
-	if ctx.Err() != nil && ferr == nil {
-		ferr = &jsonrpc2.Error{Code: -32800, Message: "request cancelled"}
+	if ctx.Err() != nil {
+		result, ferr = nil, errCancelled
 	}
 	return reply(ctx, result, ferr)
 }

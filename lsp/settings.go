@@ -22,6 +22,8 @@ type settings struct {
 	ReviewEdits bool `json:"reviewEdits"`
 	// RunRecipeCommand: the command a "▶ Run recipe" code lens runs; no lens when empty.
 	RunRecipeCommand string `json:"runRecipeCommand"`
+	// CheckTimeoutMs is the deadline of one document check in milliseconds (0: the server's default).
+	CheckTimeoutMs int `json:"checkTimeoutMs"`
 }
 
 func didChangeConfiguration(_ context.Context, s *Server, raw json.RawMessage) error {

@@ -24,12 +24,15 @@ type docParams struct {
 	TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
 }
 
-func documentSymbol(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
+func documentSymbol(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
 	var p docParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	f, utf8, ok := s.snapshot(p.TextDocument.URI)
+	f, utf8, ok, err := s.snapshotFile(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
 	if !ok || f.Tree == nil {
 		return []any{}, nil
 	}
@@ -84,12 +87,15 @@ func nonEmpty(s, alt string) string {
 	return s
 }
 
-func foldingRange(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
+func foldingRange(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
 	var p docParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	f, _, ok := s.snapshot(p.TextDocument.URI)
+	f, _, ok, err := s.snapshotFile(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
 	if !ok || f.Tree == nil {
 		return []any{}, nil
 	}
@@ -115,12 +121,15 @@ func foldingRange(_ context.Context, s *Server, raw json.RawMessage) (any, error
 	return out, nil
 }
 
-func documentLink(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
+func documentLink(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
 	var p docParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	f, utf8, ok := s.snapshot(p.TextDocument.URI)
+	f, utf8, ok, err := s.snapshotFile(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
 		return []any{}, nil
 	}

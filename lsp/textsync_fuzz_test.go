@@ -1,5 +1,6 @@
 // Fuzz target for the document store: incremental edits in UTF-16 coordinates applied by applyChange
-// must equal the same edits applied to a UTF-16 model of the text, and never panic.
+// must equal the same edits applied to a UTF-16 model of the text, be refused exactly when the range
+// cannot fit the text, and never panic.
 package lsp
 
 import (
@@ -58,14 +59,29 @@ func FuzzApplyChange(f *testing.F) {
 		}
 		li := source.NewLineIndex([]byte(text))
 		rng := protocol.Range{Start: protocol.Position{Line: uint32(l1 % 8), Character: uint32(c1 % 16)}, End: protocol.Position{Line: uint32(l2 % 8), Character: uint32(c2 % 16)}}
-		got := string(applyChange([]byte(text), li, changeEvent{Range: &rng, Text: insert}, false))
+		out, err := applyChange([]byte(text), li, changeEvent{Range: &rng, Text: insert}, false)
 
-		// reference: splice the UTF-16 model
+		// reference: an impossible range is refused; otherwise splice the UTF-16 model
 		lines := model(text)
+		reversed := rng.Start.Line > rng.End.Line || (rng.Start.Line == rng.End.Line && rng.Start.Character > rng.End.Character)
+		past := func(p protocol.Position) bool {
+			return int(p.Line) > len(lines) || (int(p.Line) == len(lines) && p.Character > 0)
+		}
+		if reversed || past(rng.Start) || past(rng.End) {
+			if err == nil {
+				t.Fatalf("applyChange(%q, %v) accepted an impossible range", text, rng)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("applyChange(%q, %v): %v", text, rng, err)
+		}
+		got := string(out)
 		sl, sc := clampPos(lines, int(rng.Start.Line), int(rng.Start.Character))
 		el, ec := clampPos(lines, int(rng.End.Line), int(rng.End.Character))
 		if el < sl || (el == sl && ec < sc) {
-			sl, sc, el, ec = el, ec, sl, sc
+			// both ends clamp inside one line (e.g. into a surrogate pair) in reverse order
+			t.Fatalf("clamped range %d:%d-%d:%d reversed", sl, sc, el, ec)
 		}
 		want := text[:refOffset(text, sl, sc)] + insert + text[refOffset(text, el, ec):]
 		if got != want {

@@ -13,12 +13,15 @@ func init() { requests["textDocument/semanticTokens/full"] = semanticTokens }
 // tokenTypes is the legend; the index of each type is its SpanKind.
 var tokenTypes = []string{"variable", "function", "keyword", "comment", "macro"}
 
-func semanticTokens(_ context.Context, s *Server, raw json.RawMessage) (any, error) {
+func semanticTokens(ctx context.Context, s *Server, raw json.RawMessage) (any, error) {
 	var p docParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	f, utf8, ok := s.snapshot(p.TextDocument.URI)
+	f, utf8, ok, err := s.snapshotFile(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
 		return map[string]any{"data": []uint32{}}, nil
 	}

@@ -6,9 +6,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,10 +40,15 @@ type Reply struct {
 
 // NewRaw starts a server and returns a raw connection to it.
 func NewRaw(t testing.TB) *Raw {
+	return NewRawWith(t, lsp.Options{})
+}
+
+// NewRawWith starts a server with opts and returns a raw connection to it.
+func NewRawWith(t testing.TB, opts lsp.Options) *Raw {
 	serverEnd, clientEnd := net.Pipe()
 	r := &Raw{t: t, conn: clientEnd, in: bufio.NewReader(clientEnd), ExitCode: make(chan int, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { r.ExitCode <- lsp.Serve(ctx, serverEnd, lsp.Options{}) }()
+	go func() { r.ExitCode <- lsp.Serve(ctx, serverEnd, opts) }()
 	t.Cleanup(func() { cancel(); clientEnd.Close() })
 	return r
 }
@@ -55,6 +62,14 @@ func (r *Raw) Write(s string) {
 	}
 }
 
+// TryWrite writes raw bytes and reports a failure instead of failing the test (the server may have
+// exited or stopped reading).
+func (r *Raw) TryWrite(b []byte) error {
+	_ = r.conn.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	_, err := r.conn.Write(b)
+	return err
+}
+
 // Send writes one well-framed body.
 func (r *Raw) Send(body string) {
 	r.Write(fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body))
@@ -65,33 +80,92 @@ func (r *Raw) Read() Reply {
 	r.t.Helper()
 	for {
 		_ = r.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-		length := -1
-		for {
-			line, err := r.in.ReadString('\n')
-			if err != nil {
-				r.t.Fatalf("read header: %v", err)
-			}
-			line = strings.TrimSpace(line)
-			if line == "" {
-				break
-			}
-			if v, ok := strings.CutPrefix(line, "Content-Length:"); ok {
-				length, _ = strconv.Atoi(strings.TrimSpace(v))
-			}
-		}
-		buf := make([]byte, length)
-		if _, err := io.ReadFull(r.in, buf); err != nil {
-			r.t.Fatalf("read body: %v", err)
-		}
-		var rep Reply
-		if err := json.Unmarshal(buf, &rep); err != nil {
-			r.t.Fatalf("server sent invalid JSON %q: %v", buf, err)
+		rep, raw, err := r.next()
+		if err != nil {
+			r.t.Fatalf("read: %v (%q)", err, raw)
 		}
 		if rep.Method != "" && len(rep.ID) == 0 {
 			continue // a notification
 		}
 		return rep
 	}
+}
+
+// ReadNotification reads messages until a notification with method arrives and returns its params.
+func (r *Raw) ReadNotification(method string) json.RawMessage {
+	r.t.Helper()
+	for {
+		_ = r.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		rep, raw, err := r.next()
+		if err != nil {
+			r.t.Fatalf("read: %v (%q)", err, raw)
+		}
+		if rep.Method == method && len(rep.ID) == 0 {
+			var n struct {
+				Params json.RawMessage `json:"params"`
+			}
+			_ = json.Unmarshal(raw, &n)
+			return n.Params
+		}
+	}
+}
+
+// Replies reads every message the server sends, until the connection ends or a read waits longer
+// than idle, onto the returned channel (closed at the end), with its raw body; a framing or JSON
+// error is sent as a Reply with Method "!error". For tests that write while the server answers.
+func (r *Raw) Replies(idle time.Duration) <-chan RawReply {
+	out := make(chan RawReply, 64)
+	go func() {
+		defer close(out)
+		for {
+			_ = r.conn.SetReadDeadline(time.Now().Add(idle))
+			rep, raw, err := r.next()
+			if err != nil {
+				if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) && !errors.Is(err, os.ErrDeadlineExceeded) {
+					out <- RawReply{Reply: Reply{Method: "!error"}, Body: []byte(err.Error())}
+				}
+				return
+			}
+			out <- RawReply{Reply: rep, Body: raw}
+		}
+	}()
+	return out
+}
+
+// RawReply is a decoded message with its body.
+type RawReply struct {
+	Reply
+	Body []byte
+}
+
+// next reads one framed message.
+func (r *Raw) next() (Reply, []byte, error) {
+	length := -1
+	for {
+		line, err := r.in.ReadString('\n')
+		if err != nil {
+			return Reply{}, nil, err
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			break
+		}
+		if v, ok := strings.CutPrefix(line, "Content-Length:"); ok {
+			length, _ = strconv.Atoi(strings.TrimSpace(v))
+		}
+	}
+	if length < 0 || length > 1<<26 {
+		return Reply{}, nil, fmt.Errorf("bad Content-Length %d", length)
+	}
+	buf := make([]byte, length)
+	if _, err := io.ReadFull(r.in, buf); err != nil {
+		return Reply{}, nil, fmt.Errorf("body: %w", err)
+	}
+	var rep Reply
+	if err := json.Unmarshal(buf, &rep); err != nil {
+		return Reply{}, buf, fmt.Errorf("server sent invalid JSON: %w", err)
+	}
+	return rep, buf, nil
 }
 
 // Close closes the client's end of the connection.

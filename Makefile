@@ -43,6 +43,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzTemplate$$' -fuzztime $(FUZZTIME) ./recipe/template
 	$(GO) test -run '^$$' -fuzz '^FuzzYAMLTree$$' -fuzztime $(FUZZTIME) ./recipe/yamltree
 	$(GO) test -run '^$$' -fuzz '^FuzzApplyChange$$' -fuzztime $(FUZZTIME) ./lsp
+	$(GO) test -run '^$$' -fuzz '^FuzzServerFrames$$' -fuzztime $(FUZZTIME) ./lsp
+	$(GO) test -run '^$$' -fuzz '^FuzzLineIndex$$' -fuzztime $(FUZZTIME) ./recipe/source
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRow$$' -fuzztime $(FUZZTIME) ./agent/session
 
 clean:
 	rm -rf bin

@@ -15,11 +15,12 @@ import (
 
 	"github.com/goose-ls/goose-ls/agent/provider"
 	"github.com/goose-ls/goose-ls/agent/tools"
+	"github.com/goose-ls/goose-ls/internal/leaktest"
 )
 
 // The keys of the redaction tests: JSON escapes <>&"\ (HTML-safe \u003c… by encoding/json), URLs
 // escape +/=, base64 is used as is.
-var testSecrets = []string{`sk-a<b>c&d"e\f-0123456789`, `sk-q+r/s=t-9876543210==`}
+var testSecrets = leaktest.Keys
 
 // leakForms lists every form a test looks for in an output.
 func leakForms(secret string) []string {

@@ -4,11 +4,8 @@
 package lsp_test
 
 import (
-	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,35 +13,11 @@ import (
 	"testing"
 
 	"github.com/goose-ls/goose-ls/agent/provider/wiretest"
+	"github.com/goose-ls/goose-ls/internal/leaktest"
 )
 
-// Keys with the characters JSON escapes (<>&"\) and those URLs escape (+/=).
-var leakKeys = []string{`sk-a<b>c&d"e\f-0123456789`, `sk-q+r/s=t-9876543210==`}
-
-// keyForms are the ways a key can be written, computed independently of the redactor.
-func keyForms(key string) []string {
-	html, _ := json.Marshal(key)
-	var plain bytes.Buffer
-	enc := json.NewEncoder(&plain)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(key)
-	twice, _ := json.Marshal(string(html))
-	return []string{key, strings.Trim(string(html), `"`), strings.Trim(strings.TrimSpace(plain.String()), `"`),
-		strings.Trim(string(twice), `"`), url.QueryEscape(key), url.PathEscape(key),
-		base64.StdEncoding.EncodeToString([]byte(key)), base64.RawURLEncoding.EncodeToString([]byte(key))}
-}
-
-func assertNoKeyIn(t *testing.T, where string, data []byte, key string) {
-	t.Helper()
-	for _, f := range keyForms(key) {
-		if bytes.Contains(data, []byte(f)) {
-			t.Errorf("%s holds the key as %q:\n%s", where, f, data)
-		}
-	}
-}
-
 func TestEditorRunsNeverShowOrStoreTheKey(t *testing.T) {
-	for i, key := range leakKeys {
+	for i, key := range leaktest.Keys {
 		t.Run(fmt.Sprintf("key%d", i), func(t *testing.T) {
 			root := t.TempDir()
 			literal, _ := json.Marshal(map[string]string{"command": `printf '%s\n' '` + key + `'`})
@@ -94,11 +67,11 @@ func TestEditorRunsNeverShowOrStoreTheKey(t *testing.T) {
 					t.Errorf("no %s", method)
 				}
 				for _, raw := range got {
-					assertNoKeyIn(t, method, raw, key)
+					leaktest.AssertNone(t, method, raw, key)
 				}
 			}
 			mu.Lock()
-			assertNoKeyIn(t, "approval prompts", []byte(strings.Join(prompts, "\n")), key)
+			leaktest.AssertNone(t, "approval prompts", []byte(strings.Join(prompts, "\n")), key)
 			if len(prompts) != 2 {
 				t.Errorf("prompts %q", prompts)
 			}
@@ -117,7 +90,7 @@ func TestEditorRunsNeverShowOrStoreTheKey(t *testing.T) {
 						return nil
 					}
 					scanned = append(scanned, d.Name())
-					assertNoKeyIn(t, p, data, key)
+					leaktest.AssertNone(t, p, data, key)
 				}
 				return nil
 			})

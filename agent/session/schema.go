@@ -182,26 +182,26 @@ func missingGooseColumns(sessionCols, messageCols map[string]bool) []string {
 }
 
 func tableNames(ctx context.Context, q querier) (map[string]bool, error) {
-	rows, err := q.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table'`)
+	names, err := nameSet(ctx, q, `SELECT name FROM sqlite_master WHERE type = 'table'`)
 	if err != nil {
 		return nil, fmt.Errorf("listing tables: %w", err)
 	}
-	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			return nil, err
-		}
-		out[name] = true
-	}
-	return out, rows.Err()
+	return names, nil
 }
 
 func columnNames(ctx context.Context, q querier, table string) (map[string]bool, error) {
-	rows, err := q.QueryContext(ctx, `SELECT name FROM pragma_table_info(?)`, table)
+	names, err := nameSet(ctx, q, `SELECT name FROM pragma_table_info(?)`, table)
 	if err != nil {
 		return nil, fmt.Errorf("columns of %s: %w", table, err)
+	}
+	return names, nil
+}
+
+// nameSet is the set of the first column of a query's rows.
+func nameSet(ctx context.Context, q querier, query string, args ...any) (map[string]bool, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	out := map[string]bool{}

@@ -5,44 +5,16 @@
 package main
 
 import (
-	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/goose-ls/goose-ls/agent/provider/wiretest"
+	"github.com/goose-ls/goose-ls/internal/leaktest"
 )
-
-// Keys with the characters JSON escapes (<>&"\) and those URLs escape (+/=).
-var leakKeys = []string{`sk-a<b>c&d"e\f-0123456789`, `sk-q+r/s=t-9876543210==`}
-
-// secretForms are the ways a key can appear in an output, computed here independently of the redactor.
-func secretForms(key string) []string {
-	html, _ := json.Marshal(key)
-	var plain bytes.Buffer
-	enc := json.NewEncoder(&plain)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(key)
-	twice, _ := json.Marshal(string(html))
-	forms := []string{key, strings.Trim(string(html), `"`), strings.Trim(strings.TrimSpace(plain.String()), `"`),
-		strings.Trim(string(twice), `"`), url.QueryEscape(key), url.PathEscape(key),
-		base64.StdEncoding.EncodeToString([]byte(key)), base64.RawURLEncoding.EncodeToString([]byte(key))}
-	return forms
-}
-
-func assertNoKey(t *testing.T, where string, out []byte, key string) {
-	t.Helper()
-	for _, f := range secretForms(key) {
-		if bytes.Contains(out, []byte(f)) {
-			t.Errorf("%s holds the key %q as %q:\n%s", where, key, f, out)
-		}
-	}
-}
 
 // assertNoKeyInFiles searches every file under dir.
 func assertNoKeyInFiles(t *testing.T, dir, key string) []string {
@@ -58,14 +30,14 @@ func assertNoKeyInFiles(t *testing.T, dir, key string) []string {
 			return nil
 		}
 		names = append(names, d.Name())
-		assertNoKey(t, p, data, key)
+		leaktest.AssertNone(t, p, data, key)
 		return nil
 	})
 	return names
 }
 
 func TestRunNeverPrintsOrStoresTheKey(t *testing.T) {
-	for i, key := range leakKeys {
+	for i, key := range leaktest.Keys {
 		for _, output := range []string{"text", "json"} {
 			// (no '#' in the name: the session store cannot open a path holding one)
 			t.Run(fmt.Sprintf("key%d-%s", i, output), func(t *testing.T) {
@@ -86,8 +58,8 @@ func TestRunNeverPrintsOrStoresTheKey(t *testing.T) {
 				if sent, _ := json.Marshal(toolMessages(srv.Requests()[1])); strings.Count(string(sent), strings.Trim(string(must(json.Marshal(key))), `"`)) != 2 {
 					t.Fatalf("tool results sent to the model: %s", sent)
 				}
-				assertNoKey(t, "stdout", []byte(r.stdout), key)
-				assertNoKey(t, "stderr", []byte(r.stderr), key)
+				leaktest.AssertNone(t, "stdout", []byte(r.stdout), key)
+				leaktest.AssertNone(t, "stderr", []byte(r.stderr), key)
 				if !strings.Contains(r.stdout+r.stderr, "Incorrect API key provided: [REDACTED]") {
 					t.Errorf("the provider's error is not shown redacted:\n%s\n%s", r.stdout, r.stderr)
 				}
@@ -105,7 +77,7 @@ func TestRunNeverPrintsOrStoresTheKey(t *testing.T) {
 
 func TestRunNeverPrintsAnExtensionsEnvKeysValue(t *testing.T) {
 	_, server := binaries(t)
-	for _, secret := range leakKeys {
+	for _, secret := range leaktest.Keys {
 		srv := wiretest.OpenAI(wiretest.Replies(
 			wiretest.Reply{Calls: []wiretest.Call{c("calc__env", `{"name":"CALC_TOKEN"}`)}},
 			wiretest.Reply{Text: "It is " + secret},
@@ -118,8 +90,8 @@ func TestRunNeverPrintsAnExtensionsEnvKeysValue(t *testing.T) {
 		if results := toolMessages(srv.Requests()[1]); len(results) != 1 || results[0] != secret {
 			t.Fatalf("tool results %q", results)
 		}
-		assertNoKey(t, "stdout", []byte(r.stdout), secret)
-		assertNoKey(t, "stderr", []byte(r.stderr), secret)
+		leaktest.AssertNone(t, "stdout", []byte(r.stdout), secret)
+		leaktest.AssertNone(t, "stderr", []byte(r.stderr), secret)
 		assertNoKeyInFiles(t, filepath.Join(r.root, "goose"), secret)
 		if !strings.Contains(r.stdout, "It is [REDACTED]") {
 			t.Errorf("stdout: %s", r.stdout)

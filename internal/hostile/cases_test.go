@@ -1,3 +1,5 @@
+//go:build linux
+
 // The table of hostile inputs: every class of issue 11, each at several sizes.
 
 package hostile

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Every hostile case through the built `goose-ls check --format json`.
 
 package hostile

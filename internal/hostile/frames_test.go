@@ -1,3 +1,5 @@
+//go:build linux
+
 // Hostile frames through the built server: a huge header line, bodies that are not requests, a body
 // shorter than its Content-Length; the server answers briefly and keeps serving.
 

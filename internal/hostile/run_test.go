@@ -1,3 +1,5 @@
+//go:build linux
+
 // Running the built binary under limits: an address-space cap, a watchdog, peak RSS read from rusage.
 
 package hostile

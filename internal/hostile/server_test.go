@@ -1,3 +1,5 @@
+//go:build linux
+
 // Every hostile case through the built language server: it publishes for the hostile document, stays
 // alive, answers a request on another document within a second, and exits cleanly.
 

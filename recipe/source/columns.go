@@ -1,5 +1,6 @@
 // Column conversion in O(1) per position: ASCII lines convert directly; other lines keep checkpoints
 // every few bytes, code points and UTF-16 units, so a conversion scans at most one checkpoint's span.
+
 package source
 
 import "unicode/utf8"

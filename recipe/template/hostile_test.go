@@ -10,8 +10,8 @@ import (
 	"testing"
 )
 
-// renderAlloc renders src leniently and returns the error and the bytes allocated meanwhile.
-func renderAlloc(t *testing.T, src string, opts RenderOptions) (string, error, uint64) {
+// renderAlloc renders src leniently and returns the output, the bytes allocated meanwhile and the error.
+func renderAlloc(t *testing.T, src string, opts RenderOptions) (string, uint64, error) {
 	t.Helper()
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -24,7 +24,7 @@ func renderAlloc(t *testing.T, src string, opts RenderOptions) (string, error, u
 		out = o.Text
 	}
 	runtime.ReadMemStats(&after)
-	return out, err, after.TotalAlloc - before.TotalAlloc
+	return out, after.TotalAlloc - before.TotalAlloc, err
 }
 
 // allocBudget is what any hostile render below may allocate in all.
@@ -105,7 +105,7 @@ func TestHostileTemplates(t *testing.T) {
 		for _, n := range []int{1, 4, 16} {
 			t.Run(fmt.Sprintf("%s/%d", c.name, n), func(t *testing.T) {
 				src := c.src(n)
-				_, err, alloc := renderAlloc(t, src, RenderOptions{})
+				_, alloc, err := renderAlloc(t, src, RenderOptions{})
 				if err == nil || !strings.Contains(err.Error(), c.want) {
 					t.Fatalf("render of %.80q: error %v, want one containing %q", src, err, c.want)
 				}

@@ -84,7 +84,7 @@ func TestRenderRecursionLimits(t *testing.T) {
 	}
 	for name, src := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, err, alloc := renderAlloc(t, src, RenderOptions{Loader: loader})
+			_, alloc, err := renderAlloc(t, src, RenderOptions{Loader: loader})
 			if err == nil || !errors.Is(err, ErrBudget) {
 				t.Fatalf("error %v, want a budget error", err)
 			}
@@ -119,7 +119,7 @@ func TestRenderStopsWhenContextDone(t *testing.T) {
 
 func TestCyclicValuesPrintAndCompare(t *testing.T) {
 	src := `{% set ns = namespace() %}{% set ns.a = ns %}{{ ns == ns }} {{ ns.a.a.a is defined }} {{ [ns] == [ns] }}`
-	out, err, _ := renderAlloc(t, src, RenderOptions{})
+	out, _, err := renderAlloc(t, src, RenderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

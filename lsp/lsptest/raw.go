@@ -25,6 +25,8 @@ type Raw struct {
 	conn     net.Conn
 	in       *bufio.Reader
 	ExitCode chan int
+	// done is closed at cleanup: the Replies goroutines stop handing replies over
+	done chan struct{}
 }
 
 // Reply is a decoded JSON-RPC message from the server.
@@ -46,10 +48,21 @@ func NewRaw(t testing.TB) *Raw {
 // NewRawWith starts a server with opts and returns a raw connection to it.
 func NewRawWith(t testing.TB, opts lsp.Options) *Raw {
 	serverEnd, clientEnd := net.Pipe()
-	r := &Raw{t: t, conn: clientEnd, in: bufio.NewReader(clientEnd), ExitCode: make(chan int, 1)}
+	r := &Raw{t: t, conn: clientEnd, in: bufio.NewReader(clientEnd), ExitCode: make(chan int, 1), done: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { r.ExitCode <- lsp.Serve(ctx, serverEnd, opts) }()
-	t.Cleanup(func() { cancel(); clientEnd.Close() })
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		r.ExitCode <- lsp.Serve(ctx, serverEnd, opts)
+	}()
+	// the client hangs up, and the test ends once Serve has returned (its read loop saw the end of the
+	// connection), so a server's read loop does not run on into the next test
+	t.Cleanup(func() {
+		close(r.done)
+		clientEnd.Close()
+		<-served
+		cancel()
+	})
 	return r
 }
 
@@ -112,21 +125,56 @@ func (r *Raw) ReadNotification(method string) json.RawMessage {
 
 // Replies reads every message the server sends, until the connection ends or a read waits longer
 // than idle, onto the returned channel (closed at the end), with its raw body; a framing or JSON
-// error is sent as a Reply with Method "!error". For tests that write while the server answers.
+// error is sent as a Reply with Method "!error". For tests that write while the server answers: the
+// connection is read whether or not the test takes the replies (they queue without bound), so the
+// server never waits for the test to read and a test's writes never wait for its own reads.
 func (r *Raw) Replies(idle time.Duration) <-chan RawReply {
-	out := make(chan RawReply, 64)
+	read := make(chan RawReply)
 	go func() {
-		defer close(out)
+		defer close(read)
 		for {
 			_ = r.conn.SetReadDeadline(time.Now().Add(idle))
 			rep, raw, err := r.next()
+			msg := RawReply{Reply: rep, Body: raw}
 			if err != nil {
-				if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) && !errors.Is(err, os.ErrDeadlineExceeded) {
-					out <- RawReply{Reply: Reply{Method: "!error"}, Body: []byte(err.Error())}
+				if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, os.ErrDeadlineExceeded) {
+					return
 				}
+				msg = RawReply{Reply: Reply{Method: "!error"}, Body: []byte(err.Error())}
+			}
+			select {
+			case read <- msg:
+			case <-r.done:
 				return
 			}
-			out <- RawReply{Reply: rep, Body: raw}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	out := make(chan RawReply)
+	go func() {
+		defer close(out)
+		var queue []RawReply
+		in := read
+		for in != nil || len(queue) > 0 {
+			var send chan<- RawReply
+			var next RawReply
+			if len(queue) > 0 {
+				send, next = out, queue[0]
+			}
+			select {
+			case rep, ok := <-in:
+				if !ok {
+					in = nil
+					continue
+				}
+				queue = append(queue, rep)
+			case send <- next:
+				queue = queue[1:]
+			case <-r.done:
+				return
+			}
 		}
 	}()
 	return out

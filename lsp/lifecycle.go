@@ -136,6 +136,8 @@ func capabilities(enc string) map[string]any {
 			"legend": map[string]any{"tokenTypes": tokenTypes, "tokenModifiers": []string{}},
 			"full":   true,
 		},
+		// folders added or removed later change the roots recipes may read from (folders.go)
+		"workspace": map[string]any{"workspaceFolders": map[string]any{"supported": true, "changeNotifications": true}},
 	}
 }
 

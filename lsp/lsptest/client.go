@@ -117,10 +117,21 @@ func (c *Client) Received(method string) []json.RawMessage {
 // WaitFor waits until a message with method satisfying pred (nil: any) arrives and returns its params.
 func (c *Client) WaitFor(method string, pred func(params json.RawMessage) bool) json.RawMessage {
 	c.t.Helper()
+	return c.WaitForAfter(method, 0, pred)
+}
+
+// WaitForAfter is WaitFor among the messages with method that came after the first `after` of them (see
+// Received), so an earlier message with the same content does not count.
+func (c *Client) WaitForAfter(method string, after int, pred func(params json.RawMessage) bool) json.RawMessage {
+	c.t.Helper()
 	var found json.RawMessage
 	c.waitUntil(20*time.Second, "no "+method+" arrived", func() bool {
+		n := 0
 		for _, r := range c.notes {
-			if r.Method() == method && (pred == nil || pred(r.Params())) {
+			if r.Method() != method {
+				continue
+			}
+			if n++; n > after && (pred == nil || pred(r.Params())) {
 				found = r.Params()
 				return true
 			}

@@ -38,6 +38,8 @@ type agentRun struct {
 	token  string
 	cancel context.CancelFunc
 
+	root string // the workspace folder the run works in (undo reads and removes files only inside it)
+
 	mu    sync.Mutex
 	title string
 	turn  int
@@ -222,6 +224,7 @@ func (s *Server) startRun(spec runSpec) (any, error) {
 	if spec.root == "" {
 		spec.root, _ = os.Getwd()
 	}
+	r.root = spec.root
 	if spec.doc == nil {
 		spec.doc = &agent.Doc{}
 	}

@@ -5,12 +5,14 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/goose-ls/goose-ls/agent/tools"
 	"github.com/goose-ls/goose-ls/recipe/source"
 )
 
@@ -62,9 +64,15 @@ func (s *Server) undoTurn(ctx context.Context, runID string, turn int) (any, err
 		}
 	}
 	s.mu.Unlock()
+	// files not open in the editor are read and removed on disk only inside the run's workspace
+	disk, err := tools.OpenFiles(r.root)
+	if err != nil {
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.InternalError, Message: "undo: " + err.Error()}
+	}
+	defer disk.Close()
 	for _, f := range order {
 		if f.version == nil {
-			if disk, err := os.ReadFile(f.path); err != nil || string(disk) != string(f.now) {
+			if text, err := disk.ReadFile(f.path, tools.MaxReadBytes); err != nil || string(text) != string(f.now) {
 				changed = append(changed, f.path)
 			}
 			f.lines = source.NewLineIndex(f.now)
@@ -105,7 +113,7 @@ func (s *Server) undoTurn(ctx context.Context, runID string, turn int) (any, err
 		}
 	}
 	for _, p := range diskRemovals {
-		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+		if err := disk.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, &jsonrpc2.Error{Code: jsonrpc2.InternalError, Message: "undo: " + err.Error()}
 		}
 	}

@@ -174,3 +174,15 @@ func openChildNoFollow(parent *os.Root, name string, create bool) (*os.Root, err
 	}
 	return child, nil
 }
+
+// Remove deletes the file at path inside the workspace; a link is removed itself, never what it points at.
+func (f *Files) Remove(path string) error {
+	rel, err := f.Local(path)
+	if err != nil {
+		return err
+	}
+	if err := f.root.Remove(rel); err != nil {
+		return refusal(path, err)
+	}
+	return nil
+}

@@ -86,17 +86,9 @@ func (f *frameReader) readBody(n int64) ([]byte, error) {
 	data := make([]byte, 0, min(n, 64<<10))
 	var chunk [32 << 10]byte
 	for int64(len(data)) < n {
-		want := min(n-int64(len(data)), int64(len(chunk)))
-		var got []byte
-		if len(f.pending) > 0 {
-			k := min(int64(len(f.pending)), want)
-			got, f.pending = f.pending[:k], f.pending[k:]
-		} else {
-			k, err := f.in.Read(chunk[:want])
-			if err != nil && k == 0 {
-				return nil, err
-			}
-			got = chunk[:k]
+		got, err := f.next(chunk[:min(n-int64(len(data)), int64(len(chunk)))])
+		if err != nil {
+			return nil, err
 		}
 		from := max(0, len(data)-headerScanBack)
 		data = append(data, got...)
@@ -106,6 +98,22 @@ func (f *frameReader) readBody(n int64) ([]byte, error) {
 		}
 	}
 	return data, nil
+}
+
+// next returns up to len(buf) bytes: pushed-back bytes first, else one read into buf (an error only when
+// nothing was read).
+func (f *frameReader) next(buf []byte) ([]byte, error) {
+	if len(f.pending) > 0 {
+		k := min(len(f.pending), len(buf))
+		got := f.pending[:k]
+		f.pending = f.pending[k:]
+		return got, nil
+	}
+	k, err := f.in.Read(buf)
+	if err != nil && k == 0 {
+		return nil, err
+	}
+	return buf[:k], nil
 }
 
 // headerScanBack is how far before new bytes a header may start: the name, blanks and 20 digits.
@@ -143,17 +151,9 @@ func (f *frameReader) skip(n int64) (bool, error) {
 	var chunk [32 << 10]byte
 	var carry []byte // the last bytes seen, where a header may have started
 	for n > 0 {
-		want := min(n, int64(len(chunk)))
-		var got []byte
-		if len(f.pending) > 0 {
-			k := min(int64(len(f.pending)), want)
-			got, f.pending = f.pending[:k], f.pending[k:]
-		} else {
-			k, err := f.in.Read(chunk[:want])
-			if err != nil && k == 0 {
-				return false, err
-			}
-			got = chunk[:k]
+		got, err := f.next(chunk[:min(n, int64(len(chunk)))])
+		if err != nil {
+			return false, err
 		}
 		n -= int64(len(got))
 		window := append(carry, got...)

@@ -171,19 +171,20 @@ func openRegular(root, rel string) (*os.File, error) {
 		return nil, fmt.Errorf("%s: %w", rel, classifyOpenError(err))
 	}
 	defer r.Close()
-	f, err := r.OpenFile(rel, os.O_RDONLY|openNonBlocking, 0)
+	f, err := r.OpenFile(rel, os.O_RDONLY|OpenNonBlocking, 0)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", rel, classifyOpenError(err))
 	}
-	if err := checkRegular(f); err != nil {
+	if err := CheckRegular(f); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", rel, err)
 	}
 	return f, nil
 }
 
-// checkRegular refuses anything but a regular file, and pseudo files that claim to be regular (/proc, /sys).
-func checkRegular(f *os.File) error {
+// CheckRegular refuses an open handle that is not a regular file, or is a pseudo file that claims to be
+// regular (/proc, /sys): ErrNotRegular, or ErrUnreadable when fstat fails.
+func CheckRegular(f *os.File) error {
 	st, err := f.Stat()
 	if err != nil {
 		return ErrUnreadable
@@ -214,12 +215,12 @@ func classifyOpenError(err error) error {
 // ReadRegularFile reads a file the user named (not one a recipe names): it must be a regular file, opened
 // so that it cannot block, and is read up to max+1 bytes so the caller can report it as too large.
 func ReadRegularFile(name string, max int) ([]byte, error) {
-	f, err := os.OpenFile(name, os.O_RDONLY|openNonBlocking, 0)
+	f, err := os.OpenFile(name, os.O_RDONLY|OpenNonBlocking, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if err := checkRegular(f); err != nil {
+	if err := CheckRegular(f); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))

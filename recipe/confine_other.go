@@ -4,4 +4,5 @@
 
 package recipe
 
-const openNonBlocking = 0
+// OpenNonBlocking is the open flag that keeps opening a FIFO or a device from blocking (0 where there is none).
+const OpenNonBlocking = 0

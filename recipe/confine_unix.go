@@ -6,4 +6,5 @@ package recipe
 
 import "syscall"
 
-const openNonBlocking = syscall.O_NONBLOCK
+// OpenNonBlocking is the open flag that keeps opening a FIFO or a device from blocking (0 where there is none).
+const OpenNonBlocking = syscall.O_NONBLOCK

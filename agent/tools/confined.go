@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/goose-ls/goose-ls/recipe"
 )
 
 // Size caps of what the tools read.
@@ -130,7 +132,7 @@ func (f *Files) ReadFile(path string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	fh, err := f.root.OpenFile(rel, os.O_RDONLY|openNonblock, 0)
+	fh, err := f.root.OpenFile(rel, os.O_RDONLY|recipe.OpenNonBlocking, 0)
 	if err != nil {
 		return nil, refusal(path, err)
 	}
@@ -140,12 +142,14 @@ func (f *Files) ReadFile(path string, limit int64) ([]byte, error) {
 
 // readRegular reads an open handle that must be a regular file of at most limit bytes.
 func readRegular(fh *os.File, path string, limit int64) ([]byte, error) {
+	if err := recipe.CheckRegular(fh); errors.Is(err, recipe.ErrNotRegular) {
+		return nil, fmt.Errorf("%s %w", path, ErrNotRegular)
+	} else if err != nil {
+		return nil, refusal(path, err)
+	}
 	st, err := fh.Stat()
 	if err != nil {
 		return nil, refusal(path, err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s %w", path, ErrNotRegular)
 	}
 	if st.Size() > limit {
 		return nil, fmt.Errorf("%s: %w (%d bytes, the limit is %d)", path, ErrTooLarge, st.Size(), limit)

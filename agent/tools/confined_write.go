@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/goose-ls/goose-ls/recipe"
 )
 
 // ErrChanged is returned when a path changed (a folder or file swapped) while it was being written.
@@ -35,7 +37,7 @@ func (f *Files) WriteFile(path string, data []byte) (created bool, err error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		// O_CREATE|O_EXCL never follows a symbolic link, dangling or not
-		fh, err := dir.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|openNonblock, 0o644)
+		fh, err := dir.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|recipe.OpenNonBlocking, 0o644)
 		if err != nil {
 			if errors.Is(err, fs.ErrExist) {
 				return false, fmt.Errorf("%s %w", path, ErrChanged)
@@ -52,7 +54,7 @@ func (f *Files) WriteFile(path string, data []byte) (created bool, err error) {
 	}
 	// open without truncating, then make sure the handle is the file just checked: a link swapped in
 	// meanwhile leads elsewhere (or out, which os.Root refuses) and is caught before any byte changes
-	fh, err := dir.OpenFile(name, os.O_WRONLY|openNonblock, 0)
+	fh, err := dir.OpenFile(name, os.O_WRONLY|recipe.OpenNonBlocking, 0)
 	if err != nil {
 		return false, refusal(path, err)
 	}

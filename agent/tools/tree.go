@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	"github.com/goose-ls/goose-ls/recipe"
 )
 
 // DefaultTreeDepth is goose's default depth.
@@ -197,12 +198,12 @@ const maxCountBytes = 64 << 20
 
 // countLines counts the lines of a regular file (opened so it cannot block, through files).
 func countLines(files *Files, rel string) int {
-	f, err := files.root.OpenFile(rel, os.O_RDONLY|openNonblock, 0)
+	f, err := files.root.OpenFile(rel, os.O_RDONLY|recipe.OpenNonBlocking, 0)
 	if err != nil {
 		return 0
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+	if recipe.CheckRegular(f) != nil {
 		return 0
 	}
 	buf := make([]byte, 64<<10)

@@ -6,7 +6,6 @@ package lsp_test
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -81,19 +80,7 @@ func TestEditorRunsNeverShowOrStoreTheKey(t *testing.T) {
 			}
 
 			// the store is open in the server: its WAL holds the latest writes
-			var scanned []string
-			_ = filepath.WalkDir(filepath.Join(root, ".goose-home"), func(p string, d os.DirEntry, err error) error {
-				if err == nil && !d.IsDir() {
-					data, rerr := os.ReadFile(p)
-					if rerr != nil {
-						t.Errorf("read %s: %v", p, rerr)
-						return nil
-					}
-					scanned = append(scanned, d.Name())
-					leaktest.AssertNone(t, p, data, key)
-				}
-				return nil
-			})
+			scanned := leaktest.AssertNoneInFiles(t, filepath.Join(root, ".goose-home"), key)
 			if joined := strings.Join(scanned, " "); !strings.Contains(joined, "sessions.db") || !strings.Contains(joined, "-wal") {
 				t.Errorf("the session store's database and WAL were not both scanned: %v", scanned)
 			}

@@ -7,7 +7,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,26 +14,6 @@ import (
 	"github.com/goose-ls/goose-ls/agent/provider/wiretest"
 	"github.com/goose-ls/goose-ls/internal/leaktest"
 )
-
-// assertNoKeyInFiles searches every file under dir.
-func assertNoKeyInFiles(t *testing.T, dir, key string) []string {
-	t.Helper()
-	var names []string
-	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Errorf("read %s: %v", p, err)
-			return nil
-		}
-		names = append(names, d.Name())
-		leaktest.AssertNone(t, p, data, key)
-		return nil
-	})
-	return names
-}
 
 func TestRunNeverPrintsOrStoresTheKey(t *testing.T) {
 	for i, key := range leaktest.Keys {
@@ -66,7 +45,7 @@ func TestRunNeverPrintsOrStoresTheKey(t *testing.T) {
 				if !strings.Contains(r.stderr, "level=DEBUG") {
 					t.Errorf("no debug log:\n%s", r.stderr)
 				}
-				files := assertNoKeyInFiles(t, filepath.Join(r.root, "goose"), key)
+				files := leaktest.AssertNoneInFiles(t, filepath.Join(r.root, "goose"), key)
 				if !contains(files, "sessions.db") {
 					t.Errorf("no session store among %v\n%s", files, r.stderr)
 				}
@@ -92,7 +71,7 @@ func TestRunNeverPrintsAnExtensionsEnvKeysValue(t *testing.T) {
 		}
 		leaktest.AssertNone(t, "stdout", []byte(r.stdout), secret)
 		leaktest.AssertNone(t, "stderr", []byte(r.stderr), secret)
-		assertNoKeyInFiles(t, filepath.Join(r.root, "goose"), secret)
+		leaktest.AssertNoneInFiles(t, filepath.Join(r.root, "goose"), secret)
 		if !strings.Contains(r.stdout, "It is [REDACTED]") {
 			t.Errorf("stdout: %s", r.stdout)
 		}

@@ -7,6 +7,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -39,4 +41,25 @@ func AssertNone(t testing.TB, where string, data []byte, key string) {
 			t.Errorf("%s holds the key %q as %q:\n%s", where, key, f, data)
 		}
 	}
+}
+
+// AssertNoneInFiles fails t when any file under dir holds any form of key; it returns the names of the
+// files it searched, so a caller can check the ones it expects were there.
+func AssertNoneInFiles(t testing.TB, dir, key string) []string {
+	t.Helper()
+	var names []string
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Errorf("read %s: %v", p, err)
+			return nil
+		}
+		names = append(names, d.Name())
+		AssertNone(t, p, data, key)
+		return nil
+	})
+	return names
 }

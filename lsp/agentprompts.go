@@ -16,8 +16,8 @@ import (
 )
 
 // approve asks the user through window/showMessageRequest; no answer is a denial.
-func (s *Server) approve(ctx context.Context, req agent.ApprovalRequest, red *agent.Redactor) (agent.Decision, error) {
-	msg := fmt.Sprintf("goose wants to run %s %s", req.Tool, red.Redact(target(req.Arguments)))
+func (s *Server) approve(ctx context.Context, req agent.ApprovalRequest) (agent.Decision, error) {
+	msg := fmt.Sprintf("goose wants to run %s %s", req.Tool, target(req.Arguments)) // the loop redacted the request
 	if sum := changeSummary(req.Arguments); sum != "" {
 		msg += " (" + sum + ")"
 	}

@@ -277,7 +277,7 @@ func (s *Server) execute(ctx context.Context, r *agentRun, spec runSpec) {
 		RecipePath: spec.recipePath, Prompt: spec.prompt, Workspace: ws, Lookup: cfg.Get, Mode: st.Mode, Perms: st.Perms, Redactor: redactor,
 		History: spec.history,
 		Approver: agent.ApproverFunc(func(ctx context.Context, req agent.ApprovalRequest) (agent.Decision, error) {
-			return s.approve(ctx, req, redactor)
+			return s.approve(ctx, req)
 		}),
 		Providers: s.opts.Providers,
 		Events:    func(e agent.Event) { s.forward(r, prog, e) },

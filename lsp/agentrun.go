@@ -286,6 +286,7 @@ func (s *Server) execute(ctx context.Context, r *agentRun, spec runSpec) {
 		opts.Providers = func(settings provider.Settings) (provider.Setup, error) { return configure.Resolve(cfg.Get, settings) }
 	}
 	if rec != nil { // (a nil *Recorder in the interface would not be nil)
+		rec.Meta.GooseMode = string(st.Mode) // goose keeps the mode a session was made in
 		opts.Recorder = rec
 	}
 	out, err := agent.RunDoc(ctx, doc, opts)

@@ -98,7 +98,7 @@ func (s *Server) listSessions(ctx context.Context) (any, error) {
 	for _, se := range list {
 		out = append(out, map[string]any{
 			"id": se.ID, "name": se.Name, "type": se.Type, "workingDir": se.WorkingDir, "recipePath": se.RecipePath,
-			"provider": se.Provider, "model": se.Model, "messages": se.Messages,
+			"provider": se.Provider, "model": se.Model, "mode": se.GooseMode, "messages": se.Messages,
 			"inputTokens": se.InputTokens, "outputTokens": se.OutputTokens,
 			"createdAt": se.CreatedAt.Format(time.RFC3339), "updatedAt": se.UpdatedAt.Format(time.RFC3339),
 		})

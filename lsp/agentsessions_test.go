@@ -27,7 +27,7 @@ func TestSessionsListAndResume(t *testing.T) {
 		return wiretest.Reply{Text: "First answer."}
 	})
 	defer srv.Close()
-	c := newEditor(t, root, srv)
+	c := newEditor(t, root, srv, "GOOSE_MODE", "smart_approve")
 	id := c.run("goose.ask", map[string]any{"prompt": "what is the first thing?"})
 	c.waitDone(id)
 	created := c.WaitFor("goose/runEvent", func(p json.RawMessage) bool { return strings.Contains(string(p), `"kind":"session"`) })
@@ -41,12 +41,13 @@ func TestSessionsListAndResume(t *testing.T) {
 		Name       string `json:"name"`
 		WorkingDir string `json:"workingDir"`
 		Messages   int    `json:"messages"`
+		Mode       string `json:"mode"`
 	}
 	var list []listed
 	if err := c.Call("workspace/executeCommand", map[string]any{"command": "goose.listSessions"}, &list); err != nil {
 		t.Fatal(err)
 	}
-	if len(list) != 1 || list[0].ID != ev.SessionID || list[0].Messages != 2 || list[0].WorkingDir != root || !strings.HasPrefix(list[0].Name, "what is the first") {
+	if len(list) != 1 || list[0].ID != ev.SessionID || list[0].Messages != 2 || list[0].WorkingDir != root || list[0].Mode != "smart_approve" || !strings.HasPrefix(list[0].Name, "what is the first") {
 		t.Fatalf("sessions %+v (created %q)", list, ev.SessionID)
 	}
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -137,6 +138,13 @@ func (s *Server) resume(ctx context.Context, id, prompt string) (any, error) {
 			return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: err.Error()}
 		}
 		spec.doc, spec.recipePath = doc, sess.RecipePath
+	} else if text := sess.ResumeRecipe(); text != nil {
+		// a session goose made from a recipe keeps the rendered recipe (recipe_json), not its file
+		doc, _, err := agent.LoadRecipeText(filepath.Join(sess.WorkingDir, sess.ID+".recipe.json"), text, nil, nil)
+		if err != nil {
+			return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: fmt.Sprintf("the recipe stored with session %s: %v", id, err)}
+		}
+		spec.doc = doc
 	}
 	slog.Debug("lsp: resuming a session", "session", id, "messages", len(history))
 	return s.startRun(spec)

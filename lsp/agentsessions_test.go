@@ -2,14 +2,18 @@
 package lsp_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/goose-ls/goose-ls/agent/provider"
 	"github.com/goose-ls/goose-ls/agent/provider/wiretest"
+	"github.com/goose-ls/goose-ls/agent/session"
 )
 
 func TestSessionsListAndResume(t *testing.T) {
@@ -121,5 +125,57 @@ func TestSessionsRedactSecretsWhoeverOpenedTheStore(t *testing.T) {
 	}
 	if !stored {
 		t.Error("the reply was not stored (the check above proves nothing)")
+	}
+}
+
+// A session goose made from a recipe stores the rendered recipe (recipe_json) and no file: resuming it in the
+// editor runs that recipe again (its instructions reach the model), not the bare history.
+func TestResumeRunsTheRecipeStoredWithTheSession(t *testing.T) {
+	root := t.TempDir()
+	var mu sync.Mutex
+	var system string
+	srv := wiretest.OpenAI(func(n int, body map[string]any) wiretest.Reply {
+		msgs, _ := body["messages"].([]any)
+		if len(msgs) > 0 {
+			first, _ := msgs[0].(map[string]any)
+			mu.Lock()
+			system = fmt.Sprint(first["content"])
+			mu.Unlock()
+		}
+		return wiretest.Reply{Text: "resumed"}
+	})
+	defer srv.Close()
+	c := newEditor(t, root, srv)
+	store, err := session.Open(session.DefaultPath(filepath.Join(root, ".goose-home", "data")), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recipeJSON := `{"title":"Stored","description":"d","instructions":"Answer only in haiku, stored-recipe-marker.","prompt":"go"}`
+	id, err := store.Create(context.Background(), session.Session{Name: "from goose", WorkingDir: root, Recipe: json.RawMessage(recipeJSON)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []provider.Message{
+		{Role: provider.User, Text: "go"},
+		{Role: provider.Assistant, Text: "first haiku"},
+	} {
+		if err := store.Append(context.Background(), id, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store.Close()
+	var res struct {
+		RunID string `json:"runId"`
+	}
+	if err := c.Call("workspace/executeCommand", map[string]any{"command": "goose.resume", "arguments": []any{map[string]any{"sessionId": id, "prompt": "another"}}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if done := c.waitDone(res.RunID); done["status"] != "completed" {
+		t.Fatalf("resume: %v", done)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(system, "stored-recipe-marker") {
+		t.Errorf("the stored recipe's instructions did not reach the model; system prompt: %.300s", system)
 	}
 }

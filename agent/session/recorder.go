@@ -98,6 +98,12 @@ func (r *Recorder) Record(m provider.Message) {
 				r.OnCreate(id)
 			}
 		}
+		if r.provider != "" { // goose's update_provider: a resumed session names the provider now answering
+			if err := r.Store.setProvider(context.Background(), r.ID, r.provider, r.model); err != nil {
+				r.keep(err)
+				return
+			}
+		}
 	}
 	r.checked = true
 	r.keep(r.Store.appendMessage(context.Background(), r.ID, m, r.provider, r.model))

@@ -303,6 +303,26 @@ func (s *Store) appendMessage(ctx context.Context, id string, m provider.Message
 	return tx.Commit()
 }
 
+// setProvider names the provider and model of an existing session, as goose's update_provider does when a
+// session is resumed with the provider configured now.
+func (s *Store) setProvider(ctx context.Context, id, providerName, model string) error {
+	var modelJSON any
+	if model != "" {
+		b, _ := marshalCompact(modelConfig{ModelName: model})
+		modelJSON = string(b)
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sessions: provider of %s: %w", id, err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `UPDATE sessions SET provider_name = ?, model_config_json = COALESCE(?, model_config_json) WHERE id = ?`,
+		providerName, modelJSON, id); err != nil {
+		return fmt.Errorf("sessions: provider of %s: %w", id, err)
+	}
+	return tx.Commit()
+}
+
 // AddUsage records a model call's token counts as goose does: total/input/output are the latest call's,
 // the accumulated_* columns running totals.
 func (s *Store) AddUsage(ctx context.Context, id string, u provider.Usage) error {

@@ -417,6 +417,13 @@ func TestRecorderCreatesOnFirstMessageAndResumes(t *testing.T) {
 		len(msgs) != 3 || msgs[2].Text != "more" || string(sess.Recipe) != `{"prompt":"p","title":"T"}` {
 		t.Fatalf("session %+v messages %+v", sess, msgs)
 	}
+	// resumed with another provider: the session names it from then on, as goose's update_provider does
+	resumed := &Recorder{Store: s, ID: rec.SessionID()}
+	resumed.SetProvider("anthropic", "claude-sonnet-4")
+	resumed.Record(provider.Message{Role: provider.User, Text: "and now?"})
+	if sess, _, err = s.Get(ctx, rec.SessionID()); err != nil || sess.Provider != "anthropic" || sess.Model != "claude-sonnet-4" || resumed.Err() != nil {
+		t.Errorf("after a resume with another provider: %+v %v %v", sess, err, resumed.Err())
+	}
 	if got := NameFor("", strings.Repeat("é", 70)); got != strings.Repeat("é", 60)+"…" {
 		t.Errorf("long prompt name %q", got)
 	}

@@ -1,5 +1,7 @@
 // Package config reads goose's configuration the way goose does: an environment variable (the key
 // uppercased) wins over <config_dir>/config.yaml; secrets come from the environment or secrets.yaml.
+// The active provider and model are read from goose 1.38's layout (`active_provider` + `providers:`)
+// as well as from the older top-level GOOSE_PROVIDER/GOOSE_MODEL keys.
 package config
 
 import (
@@ -27,22 +29,14 @@ func Load(env func(string) (string, bool)) (*Config, error) {
 		env = os.LookupEnv
 	}
 	c := &Config{env: env, values: map[string]any{}, secrets: map[string]any{}}
-	home, _ := os.UserHomeDir()
-	if root, ok := env("GOOSE_PATH_ROOT"); ok && root != "" {
-		c.Dir = filepath.Join(root, "config")
-		c.DataDir = filepath.Join(root, "data")
-	} else {
-		cfgHome, ok := env("XDG_CONFIG_HOME")
-		if !ok || cfgHome == "" {
-			cfgHome = filepath.Join(home, ".config")
+	withHome := func(key string) (string, bool) {
+		if v, ok := env(key); ok || key != "HOME" {
+			return v, ok
 		}
-		dataHome, ok := env("XDG_DATA_HOME")
-		if !ok || dataHome == "" {
-			dataHome = filepath.Join(home, ".local", "share")
-		}
-		c.Dir = filepath.Join(cfgHome, "goose")
-		c.DataDir = filepath.Join(dataHome, "goose")
+		home, err := os.UserHomeDir()
+		return home, err == nil
 	}
+	c.Dir, c.DataDir = Dirs(withHome)
 	if err := readYAML(filepath.Join(c.Dir, "config.yaml"), &c.values); err != nil {
 		return c, err
 	}
@@ -50,6 +44,27 @@ func Load(env func(string) (string, bool)) (*Config, error) {
 		return c, err
 	}
 	return c, nil
+}
+
+// Dirs are goose's config and data folders for the variables get answers (config_dir/data_dir of
+// goose's paths.rs on Linux): $GOOSE_PATH_ROOT/config and /data, else $XDG_CONFIG_HOME/goose (default
+// $HOME/.config/goose) and $XDG_DATA_HOME/goose (default $HOME/.local/share/goose). Without
+// GOOSE_PATH_ROOT, XDG_* or HOME a folder is "".
+func Dirs(get func(string) (string, bool)) (configDir, dataDir string) {
+	if root, ok := get("GOOSE_PATH_ROOT"); ok && root != "" {
+		return filepath.Join(root, "config"), filepath.Join(root, "data")
+	}
+	home, _ := get("HOME")
+	dir := func(xdg string, homeRel ...string) string {
+		if v, ok := get(xdg); ok && v != "" {
+			return filepath.Join(v, "goose")
+		}
+		if home == "" {
+			return ""
+		}
+		return filepath.Join(append(append([]string{home}, homeRel...), "goose")...)
+	}
+	return dir("XDG_CONFIG_HOME", ".config"), dir("XDG_DATA_HOME", ".local", "share")
 }
 
 func readYAML(path string, into *map[string]any) error {
@@ -69,8 +84,55 @@ func readYAML(path string, into *map[string]any) error {
 	return nil
 }
 
-// Get looks a key up: environment, then config.yaml, then secrets.yaml.
+// Get looks a key up: environment, then config.yaml, then secrets.yaml. GOOSE_PROVIDER and GOOSE_MODEL
+// are the active provider and model (ActiveProvider, ActiveModel).
 func (c *Config) Get(key string) (string, bool) {
+	switch strings.ToUpper(key) {
+	case "GOOSE_PROVIDER":
+		return c.ActiveProvider()
+	case "GOOSE_MODEL":
+		return c.ActiveModel()
+	}
+	return c.lookup(key)
+}
+
+// ActiveProvider is goose 1.38's get_active_provider: env GOOSE_PROVIDER, then config.yaml's
+// `active_provider`, then its older top-level GOOSE_PROVIDER.
+func (c *Config) ActiveProvider() (string, bool) {
+	if v, ok := c.env("GOOSE_PROVIDER"); ok {
+		return v, true
+	}
+	if v, ok := scalar(c.values["active_provider"]); ok {
+		return v, true
+	}
+	return c.lookup("GOOSE_PROVIDER")
+}
+
+// ActiveModel is goose 1.38's get_active_model: env GOOSE_MODEL, then the active provider's
+// `providers.<name>.model` when not empty, then the older top-level GOOSE_MODEL.
+func (c *Config) ActiveModel() (string, bool) {
+	if v, ok := c.env("GOOSE_MODEL"); ok {
+		return v, true
+	}
+	if name, ok := c.ActiveProvider(); ok {
+		if entries, ok := c.values["providers"].(map[string]any); ok {
+			if entry, ok := entries[name].(map[string]any); ok {
+				if m, ok := scalar(entry["model"]); ok && m != "" {
+					return m, true
+				}
+			}
+		}
+	}
+	return c.lookup("GOOSE_MODEL")
+}
+
+// scalar reads a YAML string value (goose's get_param::<String> refuses other types).
+func scalar(v any) (string, bool) {
+	s, ok := v.(string)
+	return s, ok
+}
+
+func (c *Config) lookup(key string) (string, bool) {
 	if v, ok := c.env(strings.ToUpper(key)); ok {
 		return v, true
 	}

@@ -22,14 +22,17 @@ const DefaultMaxTokens = 8192
 
 // Config selects the endpoint.
 type Config struct {
+	Name       string // default "anthropic" (a declarative provider on this engine: its registry name)
 	BaseURL    string // default https://api.anthropic.com
 	APIKey     string
+	Headers    map[string]string
 	Timeout    time.Duration
 	HTTPClient *http.Client
 }
 
 // Provider talks to the messages API.
 type Provider struct {
+	name   string
 	client sdk.Client
 }
 
@@ -46,11 +49,18 @@ func New(cfg Config) *Provider {
 	if cfg.HTTPClient != nil {
 		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
 	}
-	return &Provider{client: sdk.NewClient(opts...)}
+	for k, v := range cfg.Headers {
+		opts = append(opts, option.WithHeader(k, v))
+	}
+	name := cfg.Name
+	if name == "" {
+		name = "anthropic"
+	}
+	return &Provider{name: name, client: sdk.NewClient(opts...)}
 }
 
-// Name is "anthropic".
-func (p *Provider) Name() string { return "anthropic" }
+// Name is the provider's name ("anthropic" unless configured).
+func (p *Provider) Name() string { return p.name }
 
 // Stream sends the conversation and streams the reply.
 func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta func(provider.Delta)) (provider.Response, error) {
@@ -94,32 +104,32 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 		}
 	}
 	if err := stream.Err(); err != nil {
-		return provider.Response{}, classify(ctx, err)
+		return provider.Response{}, classify(ctx, p.name, err)
 	}
 	msg := provider.Message{Role: provider.Assistant, Text: text.String(), ToolCalls: calls.Calls()}
 	return provider.Response{Message: msg, Usage: usage}, nil
 }
 
-func classify(ctx context.Context, err error) error {
+func classify(ctx context.Context, name string, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	var apiErr *sdk.Error
 	if errors.As(err, &apiErr) {
-		return provider.Classify("anthropic", apiErr.StatusCode, apiErr.Response, apiMessage(apiErr.RawJSON()))
+		return provider.Classify(name, apiErr.StatusCode, apiErr.Response, apiMessage(apiErr.RawJSON()))
 	}
 	// errors sent inside the stream (event: error) carry the vendor's JSON
 	msg := err.Error()
 	lower := strings.ToLower(msg)
 	switch {
 	case strings.Contains(lower, "overloaded"):
-		return &provider.Error{Provider: "anthropic", Kind: provider.ErrServer, Message: msg}
+		return &provider.Error{Provider: name, Kind: provider.ErrServer, Message: msg}
 	case strings.Contains(lower, "rate_limit"):
-		return &provider.Error{Provider: "anthropic", Kind: provider.ErrRateLimited, Message: msg}
+		return &provider.Error{Provider: name, Kind: provider.ErrRateLimited, Message: msg}
 	case strings.Contains(lower, "prompt is too long"):
-		return &provider.Error{Provider: "anthropic", Kind: provider.ErrContextLength, Message: msg}
+		return &provider.Error{Provider: name, Kind: provider.ErrContextLength, Message: msg}
 	}
-	return &provider.Error{Provider: "anthropic", Kind: provider.ErrOther, Message: msg}
+	return &provider.Error{Provider: name, Kind: provider.ErrOther, Message: msg}
 }
 
 // apiMessage pulls error.message out of an Anthropic error body.

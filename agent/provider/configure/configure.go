@@ -1,5 +1,7 @@
 // Package configure builds the Provider a run uses from goose's settings: recipe settings override
-// GOOSE_PROVIDER/GOOSE_MODEL and the vendor variables (env, then config.yaml, then secrets.yaml).
+// GOOSE_PROVIDER/GOOSE_MODEL and the vendor variables (env, then config.yaml, then secrets.yaml). The
+// provider is one goose-ls implements natively, or one of goose 1.38's declarative providers (the
+// built-ins and the user's custom_providers, agent/provider/registry).
 package configure
 
 import (
@@ -9,25 +11,44 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goose-ls/goose-ls/agent/config"
 	"github.com/goose-ls/goose-ls/agent/provider"
 	"github.com/goose-ls/goose-ls/agent/provider/anthropic"
 	"github.com/goose-ls/goose-ls/agent/provider/openai"
+	"github.com/goose-ls/goose-ls/agent/provider/registry"
 )
 
 // Lookup reads a configuration key.
 type Lookup func(key string) (string, bool)
 
-// Providers lists the provider names goose-ls knows.
-var Providers = []string{"openai", "anthropic", "ollama", "openrouter", "litellm", "azure_openai"}
+// Providers lists the goose providers goose-ls implements natively (the declarative ones come from
+// the registry).
+var Providers = []string{"openai", "anthropic", "ollama", "openrouter", "litellm", "azure_openai", "xai", "avian"}
+
+// compatible are goose's native providers that are an OpenAI-compatible endpoint with a required key
+// (OpenAiCompatibleProvider: host + chat/completions, never the Responses API).
+var compatible = map[string]struct{ keyVar, hostVar, host string }{
+	"xai":   {"XAI_API_KEY", "XAI_HOST", "https://api.x.ai/v1"},
+	"avian": {"AVIAN_API_KEY", "AVIAN_HOST", "https://api.avian.io/v1"},
+}
 
 // defaultModels are goose's defaults per provider.
 var defaultModels = map[string]string{
 	"openai": "gpt-4o", "anthropic": "claude-sonnet-4-5", "ollama": "qwen3",
 	"openrouter": "anthropic/claude-sonnet-4", "litellm": "gpt-4o-mini",
+	"xai": "grok-code-fast-1", "avian": "deepseek/deepseek-v3.2",
 }
 
-// Resolve builds the provider.
+// Resolve builds the provider, with the custom providers of the config folder the lookup's variables
+// name (GOOSE_PATH_ROOT, XDG_CONFIG_HOME, HOME: the environment first, as config.Load does).
 func Resolve(get Lookup, s provider.Settings) (provider.Setup, error) {
+	configDir, _ := config.Dirs(get)
+	return ResolveWith(registry.Load(registry.CustomDir(configDir)), get, s)
+}
+
+// ResolveWith builds the provider against a loaded registry. Names match exactly (goose has no
+// aliases); a custom provider replaces a native one of the same name, as goose registers it last.
+func ResolveWith(reg *registry.Registry, get Lookup, s provider.Settings) (provider.Setup, error) {
 	val := func(k, def string) string {
 		if v, ok := get(k); ok && strings.TrimSpace(v) != "" {
 			return strings.TrimSpace(v)
@@ -39,12 +60,25 @@ func Resolve(get Lookup, s provider.Settings) (provider.Setup, error) {
 		name = val("GOOSE_PROVIDER", "")
 	}
 	if name == "" {
-		return provider.Setup{}, fmt.Errorf("no provider configured: set GOOSE_PROVIDER (one of %s) and GOOSE_MODEL in the environment or in goose's config.yaml, or goose_provider in the recipe's settings", strings.Join(Providers, ", "))
+		return provider.Setup{}, fmt.Errorf("no provider configured: set GOOSE_PROVIDER (one of %s) and GOOSE_MODEL in the environment or in goose's config.yaml, or goose_provider in the recipe's settings", strings.Join(known(reg), ", "))
 	}
-	name = strings.ToLower(name)
+	decl, isDecl := reg.Lookup(name)
+	if isDecl && !decl.Custom && isNative(name) {
+		isDecl = false
+	}
+	if !isDecl && !isNative(name) {
+		return provider.Setup{}, unknownProvider(reg, name)
+	}
 	model := s.Model
 	if model == "" {
-		model = val("GOOSE_MODEL", defaultModels[name])
+		def := defaultModels[name]
+		if isDecl {
+			def = decl.DefaultModel()
+		}
+		model = val("GOOSE_MODEL", def)
+	}
+	if model == "" && isDecl {
+		return provider.Setup{}, fmt.Errorf("no model configured for provider %s (it lists none; goose asks the server): set GOOSE_MODEL, or goose_model in the recipe's settings", name)
 	}
 	r := provider.Setup{Name: name, Model: model, Temperature: s.Temperature}
 	if r.Temperature == nil {
@@ -85,30 +119,49 @@ func Resolve(get Lookup, s provider.Settings) (provider.Setup, error) {
 		return h
 	}
 	var p provider.Provider
-	switch name {
-	case "openai":
-		host := val("OPENAI_HOST", "https://api.openai.com")
+	switch {
+	case isDecl:
+		var err error
+		if p, err = declarative(decl, model, func(k string) string { return val(k, "") }, &r); err != nil {
+			return r, fmt.Errorf("provider %s: %w", name, err)
+		}
+		r.Provider = provider.WithRetry(p, provider.DefaultRetry)
+		r.ContextLimit = contextLimit(val("GOOSE_CONTEXT_LIMIT", ""), name, model)
+		if n := decl.ContextLimit(model); n > 0 && val("GOOSE_CONTEXT_LIMIT", "") == "" {
+			r.ContextLimit = n
+		}
+		return r, nil
+	case name == "openai":
+		host, basePath, err := openaiEndpoint(func(k string) string { return val(k, "") })
+		if err != nil {
+			return r, err
+		}
 		key := optionalSecret("OPENAI_API_KEY")
 		if key == "" && strings.Contains(host, "api.openai.com") {
 			return r, fmt.Errorf("provider openai needs OPENAI_API_KEY: set it in the environment or in goose's config (or point OPENAI_HOST at a server that needs no key)")
 		}
 		headers := secretHeaders("OPENAI_CUSTOM_HEADERS")
-		p = openai.New(openai.Config{Name: name, BaseURL: baseURL(host, val("OPENAI_BASE_PATH", "v1/chat/completions")), APIKey: key,
-			Headers: headers, Timeout: timeout("OPENAI_TIMEOUT"), IncludeUsage: true,
-			Organization: val("OPENAI_ORGANIZATION", ""), Project: val("OPENAI_PROJECT", "")})
-	case "ollama":
+		cfg := openai.Config{Name: name, APIKey: key, Headers: headers, Timeout: timeout("OPENAI_TIMEOUT"), IncludeUsage: true,
+			Organization: val("OPENAI_ORGANIZATION", ""), Project: val("OPENAI_PROJECT", "")}
+		cfg.Responses = openai.UseResponses(name, model, basePath)
+		if cfg.Responses {
+			basePath = openai.ResponsesPath(basePath)
+		}
+		cfg.BaseURL, cfg.Path, cfg.Query = sdkEndpoint(host, basePath)
+		p = openai.New(cfg)
+	case name == "ollama":
 		p = openai.New(openai.Config{Name: name, BaseURL: ollamaURL(val("OLLAMA_HOST", "localhost")) + "v1/", Timeout: timeout("OLLAMA_TIMEOUT"), IncludeUsage: true})
-	case "openrouter":
+	case name == "openrouter":
 		key, err := need("OPENROUTER_API_KEY")
 		if err != nil {
 			return r, err
 		}
 		p = openai.New(openai.Config{Name: name, BaseURL: strings.TrimRight(val("OPENROUTER_HOST", "https://openrouter.ai"), "/") + "/api/v1/", APIKey: secret(key),
 			Headers: map[string]string{"HTTP-Referer": "https://github.com/goose-ls/goose-ls", "X-Title": "goose-ls"}, IncludeUsage: true})
-	case "litellm":
+	case name == "litellm":
 		p = openai.New(openai.Config{Name: name, BaseURL: baseURL(val("LITELLM_HOST", "http://localhost:4000"), val("LITELLM_BASE_PATH", "v1/chat/completions")),
 			APIKey: optionalSecret("LITELLM_API_KEY"), Headers: secretHeaders("LITELLM_CUSTOM_HEADERS"), Timeout: timeout("LITELLM_TIMEOUT"), IncludeUsage: true})
-	case "azure_openai":
+	case name == "azure_openai":
 		endpoint, err := need("AZURE_OPENAI_ENDPOINT")
 		if err != nil {
 			return r, err
@@ -123,14 +176,23 @@ func Resolve(get Lookup, s provider.Settings) (provider.Setup, error) {
 		p = openai.New(openai.Config{Name: name, Azure: true, AzureVersion: val("AZURE_OPENAI_API_VERSION", "2024-10-21"),
 			BaseURL: strings.TrimRight(endpoint, "/") + "/openai/deployments/" + url.PathEscape(deployment) + "/",
 			APIKey:  optionalSecret("AZURE_OPENAI_API_KEY"), IncludeUsage: true})
-	case "anthropic":
+	case name == "anthropic":
 		key, err := need("ANTHROPIC_API_KEY")
 		if err != nil {
 			return r, err
 		}
 		p = anthropic.New(anthropic.Config{BaseURL: val("ANTHROPIC_HOST", "https://api.anthropic.com"), APIKey: secret(key), Timeout: timeout("ANTHROPIC_TIMEOUT")})
-	default:
-		return r, fmt.Errorf("unknown provider %q (known: %s)", name, strings.Join(Providers, ", "))
+	default: // compatible[name]
+		c := compatible[name]
+		key, err := need(c.keyVar)
+		if err != nil {
+			return r, err
+		}
+		host := val(c.hostVar, c.host)
+		if !strings.Contains(host, "://") {
+			host = "https://" + host
+		}
+		p = openai.New(openai.Config{Name: name, BaseURL: strings.TrimRight(host, "/") + "/", APIKey: secret(key), IncludeUsage: true})
 	}
 	r.Provider = provider.WithRetry(p, provider.DefaultRetry)
 	r.ContextLimit = contextLimit(val("GOOSE_CONTEXT_LIMIT", ""), name, r.Model)

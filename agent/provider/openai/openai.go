@@ -1,5 +1,6 @@
 // Package openai is the Provider for OpenAI's chat completions API and every endpoint that speaks it
-// (Ollama, OpenRouter, LiteLLM, vLLM, Azure OpenAI), built on the official openai-go SDK.
+// (Ollama, OpenRouter, LiteLLM, vLLM, Azure OpenAI, goose's declarative providers), and for OpenAI's
+// Responses API (responses.go), built on the official openai-go SDK.
 package openai
 
 import (
@@ -8,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -32,13 +34,24 @@ type Config struct {
 	HTTPClient   *http.Client
 	Organization string
 	Project      string
+	// Responses sends requests to the Responses API (BaseURL + "responses") instead of chat completions.
+	Responses bool
+	// Path, when set, is the request's whole URL path on BaseURL's host (goose's base_path when it does
+	// not end in the API's own path segment).
+	Path string
+	// NoStream makes non-streaming calls (a declarative provider with supports_streaming false).
+	NoStream bool
+	// Query parameters added to every request (goose keeps OPENAI_BASE_URL's query).
+	Query url.Values
 }
 
-// Provider talks to one chat-completions endpoint.
+// Provider talks to one chat-completions or Responses endpoint.
 type Provider struct {
-	name   string
-	client sdk.Client
-	usage  bool
+	name      string
+	client    sdk.Client
+	usage     bool
+	responses bool
+	noStream  bool
 }
 
 // New builds a provider; the SDK's own retries are off (provider.WithRetry does that).
@@ -68,11 +81,23 @@ func New(cfg Config) *Provider {
 	if cfg.HTTPClient != nil {
 		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
 	}
+	for k, vs := range cfg.Query {
+		for _, v := range vs {
+			opts = append(opts, option.WithQueryAdd(k, v))
+		}
+	}
+	if cfg.Path != "" {
+		path := "/" + strings.TrimLeft(cfg.Path, "/")
+		opts = append(opts, option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+			r.URL.Path, r.URL.RawPath = path, ""
+			return next(r)
+		}))
+	}
 	name := cfg.Name
 	if name == "" {
 		name = "openai"
 	}
-	return &Provider{name: name, client: sdk.NewClient(opts...), usage: cfg.IncludeUsage}
+	return &Provider{name: name, client: sdk.NewClient(opts...), usage: cfg.IncludeUsage, responses: cfg.Responses, noStream: cfg.NoStream}
 }
 
 // Name is the provider's name.
@@ -80,6 +105,12 @@ func (p *Provider) Name() string { return p.name }
 
 // Stream sends the conversation and streams the reply.
 func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta func(provider.Delta)) (provider.Response, error) {
+	switch {
+	case p.noStream:
+		return p.complete(ctx, req, onDelta)
+	case p.responses:
+		return p.streamResponses(ctx, req, onDelta)
+	}
 	params, err := p.params(req)
 	if err != nil {
 		return provider.Response{}, err

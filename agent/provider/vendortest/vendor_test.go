@@ -14,10 +14,14 @@ import (
 	"github.com/goose-ls/goose-ls/agent/provider/wiretest"
 )
 
+// allVendors are the wire formats every provider test runs over: chat completions, Anthropic messages,
+// and OpenAI's Responses API.
+var allVendors = append(append([]wiretest.Vendor(nil), wiretest.Vendors...), wiretest.Responses)
+
 var echoTool = provider.Tool{Name: "echo", Description: "echo", InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)}
 
 func TestStreamTextAndToolCalls(t *testing.T) {
-	for _, v := range wiretest.Vendors {
+	for _, v := range allVendors {
 		t.Run(v.Name, func(t *testing.T) {
 			srv := v.Serve(wiretest.Replies(
 				wiretest.Reply{Text: "Let me échö that for you.", Calls: []wiretest.Call{{Name: "echo", Args: `{"text":"hi there"}`}, {Name: "echo", Args: `{"text":"second"}`}}, Usage: [2]int{120, 30}},
@@ -61,6 +65,9 @@ func TestStreamTextAndToolCalls(t *testing.T) {
 			if v.Name == "openai" && !strings.Contains(s, "The tool call returned the following error:\\nboom") {
 				t.Errorf("openai error result not prefixed: %s", s)
 			}
+			if v.Name == "responses" && !strings.Contains(s, `"output":"Error: boom"`) {
+				t.Errorf("responses error result not prefixed: %s", s)
+			}
 			if v.Name == "anthropic" && !strings.Contains(s, `"is_error":true`) {
 				t.Errorf("anthropic error result not flagged: %s", s)
 			}
@@ -69,7 +76,7 @@ func TestStreamTextAndToolCalls(t *testing.T) {
 				t.Errorf("system prompt missing: %s", first)
 			}
 			h := srv.Headers()[0]
-			if v.Name == "openai" && h.Get("Authorization") != "Bearer sk-test" {
+			if v.Name != "anthropic" && h.Get("Authorization") != "Bearer sk-test" {
 				t.Errorf("auth header %q", h.Get("Authorization"))
 			}
 			if v.Name == "anthropic" && h.Get("X-Api-Key") != "ak-test" {
@@ -80,7 +87,7 @@ func TestStreamTextAndToolCalls(t *testing.T) {
 }
 
 func TestErrorsAreClassified(t *testing.T) {
-	for _, v := range wiretest.Vendors {
+	for _, v := range allVendors {
 		t.Run(v.Name, func(t *testing.T) {
 			cases := []struct {
 				reply wiretest.Reply
@@ -109,7 +116,7 @@ func TestErrorsAreClassified(t *testing.T) {
 }
 
 func TestRetryHonoursRetryAfter(t *testing.T) {
-	for _, v := range wiretest.Vendors {
+	for _, v := range allVendors {
 		t.Run(v.Name, func(t *testing.T) {
 			srv := v.Serve(wiretest.Replies(
 				wiretest.Reply{Status: 429, Header: map[string]string{"retry-after-ms": "30"}},
@@ -142,7 +149,7 @@ func TestRetryHonoursRetryAfter(t *testing.T) {
 }
 
 func TestCancelStopsTheStream(t *testing.T) {
-	for _, v := range wiretest.Vendors {
+	for _, v := range allVendors {
 		t.Run(v.Name, func(t *testing.T) {
 			srv := v.Serve(wiretest.Replies(wiretest.Reply{Text: "partial answer that hangs", Hang: true}))
 			defer srv.Close()

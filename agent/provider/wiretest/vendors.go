@@ -25,3 +25,9 @@ var Vendors = []Vendor{
 		return anthropic.New(anthropic.Config{BaseURL: url, APIKey: "ak-test"})
 	}},
 }
+
+// Responses is OpenAI's Responses API (kept out of Vendors: the agent's loop tests read chat-shaped
+// request bodies); vendortest runs the shared provider tests over it too.
+var Responses = Vendor{"responses", OpenAIResponses, func(url string) provider.Provider {
+	return openai.New(openai.Config{Name: "openai", BaseURL: url + "/v1/", APIKey: "sk-test", Responses: true})
+}}

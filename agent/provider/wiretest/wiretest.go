@@ -1,5 +1,6 @@
 // Package wiretest runs local HTTP servers that speak the vendors' wire formats (OpenAI chat
-// completions SSE, Anthropic messages SSE), scripted turn by turn, for tests and benchmarks.
+// completions SSE, OpenAI Responses SSE, Anthropic messages SSE), scripted turn by turn, for tests and
+// benchmarks.
 package wiretest
 
 import (
@@ -29,6 +30,9 @@ type Reply struct {
 	// Hang keeps the stream open after the first text chunk until the client goes away.
 	Hang  bool
 	Usage [2]int // input, output tokens
+	// Fail (Responses API only) ends the stream with a response.failed event whose error has this
+	// message (code "server_error").
+	Fail string
 }
 
 // Script answers the n-th request (0-based) given its decoded JSON body.
@@ -52,6 +56,7 @@ type Server struct {
 	mu     sync.Mutex
 	bodies []map[string]any
 	heads  []http.Header
+	paths  []string
 }
 
 // OpenAI starts a server speaking chat completions at /v1/chat/completions; its base URL for the SDK is
@@ -74,6 +79,13 @@ func (s *Server) Requests() []map[string]any {
 	return append([]map[string]any(nil), s.bodies...)
 }
 
+// Paths returns the URL paths of the requests received so far (also those refused with 404).
+func (s *Server) Paths() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.paths...)
+}
+
 // Headers returns the request headers received so far.
 func (s *Server) Headers() []http.Header {
 	s.mu.Lock()
@@ -82,11 +94,11 @@ func (s *Server) Headers() []http.Header {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	want := "/v1/chat/completions"
-	if s.vendor == "anthropic" {
-		want = "/v1/messages"
-	}
-	if !strings.HasSuffix(r.URL.Path, strings.TrimPrefix(want, "/v1")) {
+	s.mu.Lock()
+	s.paths = append(s.paths, r.URL.Path)
+	s.mu.Unlock()
+	want := map[string]string{"openai": "/chat/completions", "anthropic": "/messages", "responses": "/responses"}[s.vendor]
+	if !strings.HasSuffix(r.URL.Path, want) {
 		http.Error(w, "not found: "+r.URL.Path, http.StatusNotFound)
 		return
 	}
@@ -115,6 +127,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, b)
 		return
 	}
+	if stream, _ := body["stream"].(bool); !stream && s.vendor != "anthropic" {
+		w.Header().Set("content-type", "application/json")
+		if s.vendor == "responses" {
+			io.WriteString(w, responsesJSON(n, reply))
+		} else {
+			io.WriteString(w, chatJSON(n, reply))
+		}
+		return
+	}
 	w.Header().Set("content-type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
@@ -127,9 +148,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			flusher.Flush()
 		}
 	}
-	if s.vendor == "anthropic" {
+	switch s.vendor {
+	case "anthropic":
 		anthropicStream(r, n, reply, send)
-	} else {
+	case "responses":
+		responsesStream(r, n, reply, send)
+	default:
 		openaiStream(r, n, reply, send)
 	}
 }

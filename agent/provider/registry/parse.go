@@ -1,0 +1,150 @@
+// Parsing a provider file as goose's serde derive does: exact (case-sensitive) keys, required fields,
+// non-optional fields refuse null, unknown keys ignored, and the engine limited to three spellings.
+
+package registry
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+type object map[string]json.RawMessage
+
+func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
+
+// field decodes key into dst. A missing required key is serde's "missing field"; null is accepted only
+// when the field is optional (Option<T> in goose), as serde does.
+func field[T any](o object, key string, required, optional bool, dst *T) error {
+	raw, ok := o[key]
+	if !ok {
+		if required {
+			return fmt.Errorf("missing field `%s`", key)
+		}
+		return nil
+	}
+	if isNull(raw) {
+		if optional {
+			return nil
+		}
+		return fmt.Errorf("invalid type: null for `%s`", key)
+	}
+	if err := json.Unmarshal(raw, dst); err != nil {
+		return fmt.Errorf("invalid value for `%s`: %w", key, err)
+	}
+	return nil
+}
+
+func decodeObject(data []byte, what string) (object, error) {
+	var o object
+	if err := json.Unmarshal(data, &o); err != nil {
+		return nil, err
+	}
+	if o == nil {
+		return nil, fmt.Errorf("invalid type: null, expected %s", what)
+	}
+	return o, nil
+}
+
+// Parse reads one provider file.
+func Parse(data []byte) (*Provider, error) {
+	o, err := decodeObject(data, "a provider object")
+	if err != nil {
+		return nil, err
+	}
+	p := &Provider{RequiresAuth: true}
+	var engine, fastModel string
+	var modelsRaw, envRaw []json.RawMessage
+	var ignoredString string
+	var ignoredBool bool
+	var ignoredList []string
+	for _, err := range []error{
+		field(o, "name", true, false, &p.Name),
+		field(o, "engine", true, false, &engine),
+		field(o, "display_name", true, false, &p.DisplayName),
+		field(o, "description", false, true, &ignoredString),
+		field(o, "api_key_env", false, false, &p.APIKeyEnv),
+		field(o, "base_url", true, false, &p.BaseURL),
+		field(o, "models", true, false, &modelsRaw),
+		field(o, "headers", false, true, &p.Headers),
+		field(o, "timeout_seconds", false, true, &p.TimeoutSeconds),
+		field(o, "supports_streaming", false, true, &p.SupportsStreaming),
+		field(o, "requires_auth", false, false, &p.RequiresAuth),
+		field(o, "catalog_provider_id", false, true, &ignoredString),
+		field(o, "base_path", false, true, &p.BasePath),
+		field(o, "env_vars", false, true, &envRaw),
+		field(o, "dynamic_models", false, true, &p.DynamicModels),
+		field(o, "skip_canonical_filtering", false, false, &ignoredBool),
+		field(o, "model_doc_link", false, true, &ignoredString),
+		field(o, "setup_steps", false, false, &ignoredList),
+		field(o, "fast_model", false, true, &fastModel),
+		field(o, "preserves_thinking", false, false, &ignoredBool),
+	} {
+		if err != nil {
+			return nil, err
+		}
+	}
+	switch Engine(engine) {
+	case EngineOpenAI, EngineAnthropic, EngineOllama:
+		p.Engine = Engine(engine)
+	default:
+		return nil, fmt.Errorf("unknown variant `%s`, expected one of `openai`, `ollama`, `anthropic`", engine)
+	}
+	p.FastModel = strings.TrimSpace(fastModel)
+	for i, raw := range modelsRaw {
+		m, err := parseModel(raw)
+		if err != nil {
+			return nil, fmt.Errorf("models[%d]: %w", i, err)
+		}
+		p.Models = append(p.Models, m)
+	}
+	for i, raw := range envRaw {
+		v, err := parseEnvVar(raw)
+		if err != nil {
+			return nil, fmt.Errorf("env_vars[%d]: %w", i, err)
+		}
+		p.EnvVars = append(p.EnvVars, v)
+	}
+	return p, nil
+}
+
+func parseModel(raw json.RawMessage) (Model, error) {
+	o, err := decodeObject(raw, "a model object")
+	if err != nil {
+		return Model{}, err
+	}
+	var m Model
+	var limit uint64
+	if err := field(o, "name", true, false, &m.Name); err != nil {
+		return m, err
+	}
+	if err := field(o, "context_limit", true, false, &limit); err != nil {
+		return m, err
+	}
+	m.ContextLimit = int(min(limit, 1<<40))
+	return m, nil
+}
+
+func parseEnvVar(raw json.RawMessage) (EnvVar, error) {
+	o, err := decodeObject(raw, "an env var object")
+	if err != nil {
+		return EnvVar{}, err
+	}
+	var v EnvVar
+	var primary bool
+	var description string
+	for _, err := range []error{
+		field(o, "name", true, false, &v.Name),
+		field(o, "required", false, false, &v.Required),
+		field(o, "secret", false, false, &v.Secret),
+		field(o, "primary", false, true, &primary),
+		field(o, "description", false, true, &description),
+		field(o, "default", false, true, &v.Default),
+	} {
+		if err != nil {
+			return v, err
+		}
+	}
+	return v, nil
+}

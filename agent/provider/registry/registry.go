@@ -1,0 +1,177 @@
+// Package registry is goose 1.38's declarative provider registry: the 31 built-in provider files and the
+// user's <config>/custom_providers/*.json, in goose's format and with goose's loading rules.
+package registry
+
+import (
+	"embed"
+	"fmt"
+	"log/slog"
+	"path"
+	"slices"
+	"sort"
+	"sync"
+)
+
+// Engine is the implementation a declarative provider uses.
+type Engine string
+
+// The three engines goose's JSON accepts (serde lowercase; the *_compatible spellings only come from
+// goose's create/update API and are refused in files, as goose does).
+const (
+	EngineOpenAI    Engine = "openai"
+	EngineAnthropic Engine = "anthropic"
+	EngineOllama    Engine = "ollama"
+)
+
+// Model is one entry of a provider's models list (the first is the provider's default model).
+type Model struct {
+	Name         string `json:"name"`
+	ContextLimit int    `json:"context_limit"`
+}
+
+// EnvVar fills a ${NAME} placeholder of base_url.
+type EnvVar struct {
+	Name     string  `json:"name"`
+	Required bool    `json:"required"`
+	Secret   bool    `json:"secret"`
+	Default  *string `json:"default"`
+}
+
+// Provider is one declarative provider (goose's DeclarativeProviderConfig, the fields goose-ls uses).
+type Provider struct {
+	Name              string            `json:"name"`
+	Engine            Engine            `json:"engine"`
+	DisplayName       string            `json:"display_name"`
+	APIKeyEnv         string            `json:"api_key_env"`
+	BaseURL           string            `json:"base_url"`
+	Models            []Model           `json:"models"`
+	Headers           map[string]string `json:"headers"`
+	TimeoutSeconds    *uint64           `json:"timeout_seconds"`
+	SupportsStreaming *bool             `json:"supports_streaming"`
+	RequiresAuth      bool              `json:"requires_auth"` // default true
+	BasePath          *string           `json:"base_path"`
+	EnvVars           []EnvVar          `json:"env_vars"`
+	DynamicModels     *bool             `json:"dynamic_models"`
+	FastModel         string            `json:"fast_model"`
+	// Custom is true for a file from custom_providers (File names it).
+	Custom bool   `json:"-"`
+	File   string `json:"-"`
+}
+
+// DefaultModel is the first listed model ("" for a dynamic provider with none).
+func (p *Provider) DefaultModel() string {
+	if len(p.Models) == 0 {
+		return ""
+	}
+	return p.Models[0].Name
+}
+
+// ContextLimit is the listed context limit of model (0 when the model is not listed).
+func (p *Provider) ContextLimit(model string) int {
+	for _, m := range p.Models {
+		if m.Name == model {
+			return m.ContextLimit
+		}
+	}
+	return 0
+}
+
+//go:embed builtin/*.json
+var builtinFiles embed.FS
+
+// Registry holds the declarative providers by name.
+type Registry struct {
+	byName map[string]*Provider
+	// CustomErr is set when a custom provider file could not be read or parsed: goose 1.38 then
+	// registers no declarative provider at all, built-in or custom ("Failed to load custom providers").
+	CustomErr error
+}
+
+// Load builds the registry as goose does at start: the custom files of customDir are read first (one
+// bad file aborts the whole declarative registration), then the built-ins are registered, then the
+// custom providers, so a custom file replaces a built-in of the same name. customDir "" means none.
+func Load(customDir string) *Registry {
+	r := &Registry{byName: map[string]*Provider{}}
+	custom, err := LoadCustom(customDir)
+	if err != nil {
+		r.CustomErr = err
+		slog.Warn("Failed to load custom providers", "error", err)
+		return r
+	}
+	for _, p := range Builtins() {
+		r.byName[p.Name] = p
+	}
+	for _, p := range custom {
+		if prev, ok := r.byName[p.Name]; ok {
+			slog.Info("custom provider replaces an earlier one of the same name", "name", p.Name, "file", p.File, "replaced", describe(prev))
+		}
+		r.byName[p.Name] = p
+	}
+	return r
+}
+
+func describe(p *Provider) string {
+	if p.Custom {
+		return p.File
+	}
+	return "built-in " + p.Name
+}
+
+// Lookup returns the provider registered under name (exact match: goose has no aliases).
+func (r *Registry) Lookup(name string) (*Provider, bool) {
+	p, ok := r.byName[name]
+	return p, ok
+}
+
+// Names lists the registered names, sorted.
+func (r *Registry) Names() []string {
+	names := make([]string, 0, len(r.byName))
+	for n := range r.byName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Builtins returns the embedded built-in providers (goose 1.38's providers/declarative/*.json), sorted
+// by name; each call gets its own copies of the values parsed once.
+func Builtins() []*Provider {
+	parsed := parsedBuiltins()
+	out := make([]*Provider, len(parsed))
+	for i, p := range parsed {
+		c := *p
+		out[i] = &c
+	}
+	return out
+}
+
+// parsedBuiltins parses the embedded files once. They are tested to parse, so a failure here is a
+// build mistake.
+var parsedBuiltins = sync.OnceValue(func() []*Provider {
+	entries, err := builtinFiles.ReadDir("builtin")
+	if err != nil {
+		panic(fmt.Sprintf("registry: embedded providers: %v", err))
+	}
+	var out []*Provider
+	for _, e := range entries {
+		data, err := builtinFiles.ReadFile(path.Join("builtin", e.Name()))
+		if err != nil {
+			panic(fmt.Sprintf("registry: embedded %s: %v", e.Name(), err))
+		}
+		p, err := Parse(data)
+		if err != nil {
+			panic(fmt.Sprintf("registry: embedded %s: %v", e.Name(), err))
+		}
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b *Provider) int {
+		switch {
+		case a.Name < b.Name:
+			return -1
+		case a.Name > b.Name:
+			return 1
+		}
+		return 0
+	})
+	return out
+})

@@ -46,6 +46,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzServerFrames$$' -fuzztime $(FUZZTIME) ./lsp
 	$(GO) test -run '^$$' -fuzz '^FuzzLineIndex$$' -fuzztime $(FUZZTIME) ./recipe/source
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRow$$' -fuzztime $(FUZZTIME) ./agent/session
+	$(GO) test -run '^$$' -fuzz '^FuzzSkillText$$' -fuzztime $(FUZZTIME) ./agent/platform
 
 clean:
 	rm -rf bin

@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/goose-ls/goose-ls/agent/provider"
 	"github.com/goose-ls/goose-ls/agent/tools"
@@ -59,6 +61,14 @@ type Config struct {
 	// Record is called with each message added to the conversation (sessions persist them; the store
 	// redacts what it writes).
 	Record func(provider.Message)
+	// MaxToolResponseSize is the length (Unicode scalars) past which a tool result text is offloaded to a
+	// file (0: GOOSE_MAX_TOOL_RESPONSE_SIZE from the environment, else 200,000; negative: never).
+	MaxToolResponseSize int
+	// Outputs is the private folder offloaded results go to (nil: the run makes one and removes it when
+	// Run returns).
+	Outputs *tools.OutputDir
+	// Now is the clock of the per-turn context (nil: time.Now).
+	Now func() time.Time
 }
 
 // Outcome is the end of a run.
@@ -77,6 +87,8 @@ type run struct {
 	usage    provider.Usage
 	lastText string
 	text     *RedactStream // the reply being streamed: a secret may be split across deltas
+	// lastUsage is the latest model call's usage (the per-turn context's "Context:" line)
+	lastUsage provider.Usage
 }
 
 // emit is the one place events leave the run: each is redacted before any subscriber sees it.
@@ -145,6 +157,17 @@ func Run(ctx context.Context, cfg Config, history []provider.Message, userText s
 	if cfg.Tools == nil {
 		cfg.Tools = NewToolbox()
 	}
+	if cfg.Outputs == nil {
+		cfg.Outputs = &tools.OutputDir{}
+		defer func() {
+			if err := cfg.Outputs.Remove(); err != nil {
+				slog.Warn("removing the run's offloaded tool output", "err", err)
+			}
+		}()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	r := &run{cfg: cfg, msgs: append([]provider.Message(nil), history...), text: cfg.Redactor.Stream()}
 	if userText != "" {
 		r.add(provider.Message{Role: provider.User, Text: userText})
@@ -183,7 +206,8 @@ func Run(ctx context.Context, cfg Config, history []provider.Message, userText s
 				r.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("Ran into this error trying to compact: %v.\n\nPlease try again or create a new session", err)})
 			}
 		}
-		req := provider.Request{Model: cfg.Model, System: system, Messages: r.msgs, Tools: toolDefs, Temperature: cfg.Temperature, MaxTokens: cfg.MaxTokens}
+		messages := withTurnContext(r.msgs, r.turnContext(cfg.Now()))
+		req := provider.Request{Model: cfg.Model, System: system, Messages: messages, Tools: toolDefs, Temperature: cfg.Temperature, MaxTokens: cfg.MaxTokens}
 		resp, err := cfg.Provider.Stream(ctx, req, func(d provider.Delta) {
 			if d.Text != "" {
 				r.streamText(d.Text)
@@ -215,6 +239,7 @@ func Run(ctx context.Context, cfg Config, history []provider.Message, userText s
 		compactedForError = false
 		r.usage.InputTokens += resp.Usage.InputTokens
 		r.usage.OutputTokens += resp.Usage.OutputTokens
+		r.lastUsage = resp.Usage
 		r.emit(Event{Kind: EventUsage, Usage: resp.Usage})
 		msg := resp.Message
 		msg.Role = provider.Assistant
@@ -289,7 +314,7 @@ func (r *run) runTools(ctx context.Context, calls []provider.ToolCall) ([]provid
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res := r.callTool(ctx, call)
+			res := r.offload(r.callTool(ctx, call))
 			results[i] = provider.ToolResult{CallID: call.ID, Text: res.Text, IsError: res.IsError}
 			r.emit(Event{Kind: EventToolEnd, Call: &call, Result: &res})
 		}()

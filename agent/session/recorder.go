@@ -31,6 +31,8 @@ type Recorder struct {
 	checked bool // ID was checked to be writable (a newer goose's session is copied first)
 	// provider and model answering now (SetProvider)
 	provider, model string
+	// pendingExt are extension_data entries set before the session was created (SetExtensionData)
+	pendingExt map[string]any
 }
 
 // SetProvider names the provider and model of the session created with the first message (unless the
@@ -107,6 +109,7 @@ func (r *Recorder) Record(m provider.Message) {
 	}
 	r.checked = true
 	r.keep(r.Store.appendMessage(context.Background(), r.ID, m, r.provider, r.model))
+	r.flushExtensionData()
 }
 
 // Usage adds a turn's token counts.

@@ -92,12 +92,33 @@ func example(name string) string {
 }
 
 // chat helpers over OpenAI request bodies
+// messages are a request's messages less a user message holding only the per-turn context.
 func messages(body map[string]any) []map[string]any {
 	var out []map[string]any
 	for _, m := range body["messages"].([]any) {
-		out = append(out, m.(map[string]any))
+		msg := m.(map[string]any)
+		if text, ok := msg["content"].(string); ok && msg["role"] == "user" && text != "" && withoutTurnContext(text) == "" {
+			continue
+		}
+		out = append(out, msg)
 	}
 	return out
+}
+
+// withoutTurnContext removes the per-turn `<info-msg>` block the loop adds to every request (goose's
+// MOIM) and the blank line that joins it to a user text.
+func withoutTurnContext(s string) string {
+	start, end := strings.Index(s, "<info-msg>\n"), strings.Index(s, "\n</info-msg>")
+	if start < 0 || end < start {
+		return s
+	}
+	before, after := s[:start], s[end+len("\n</info-msg>"):]
+	if strings.HasSuffix(before, "\n\n") {
+		before = strings.TrimSuffix(before, "\n\n")
+	} else {
+		after = strings.TrimPrefix(after, "\n\n")
+	}
+	return before + after
 }
 
 func toolMessages(body map[string]any) []string {
@@ -113,7 +134,7 @@ func toolMessages(body map[string]any) []string {
 func contentText(c any) string {
 	switch v := c.(type) {
 	case string:
-		return v
+		return withoutTurnContext(v)
 	case []any:
 		var b strings.Builder
 		for _, p := range v {
@@ -121,7 +142,7 @@ func contentText(c any) string {
 				b.WriteString(m["text"].(string))
 			}
 		}
-		return b.String()
+		return withoutTurnContext(b.String())
 	}
 	return ""
 }

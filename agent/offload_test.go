@@ -1,0 +1,142 @@
+// Tool-output offload: a result text over the limit (in Unicode scalars) is saved, redacted, to a private
+// file that exists during the run and is gone after it, and the model gets goose's sentence instead.
+
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/goose-ls/goose-ls/agent/provider/wiretest"
+	"github.com/goose-ls/goose-ls/agent/tools"
+)
+
+// printer is an extension whose tool returns the text it was built with.
+type printer struct{ text string }
+
+func (p *printer) Name() string         { return "printer" }
+func (p *printer) Unprefixed() bool     { return false }
+func (p *printer) Instructions() string { return "" }
+func (p *printer) Close() error         { return nil }
+func (p *printer) Tools() []tools.Spec {
+	return []tools.Spec{{Name: "print", InputSchema: json.RawMessage(`{"type":"object"}`)}}
+}
+func (p *printer) Call(context.Context, string, json.RawMessage) tools.Result {
+	return tools.Result{Text: p.text}
+}
+
+var offloadSentence = regexp.MustCompile(`The response returned from the tool call was larger \((\d+) characters\) and is stored in the file which you can use other tools to examine or search in: ([^"\s]+)`)
+
+func TestLargeToolOutputIsOffloaded(t *testing.T) {
+	const secret = "sk-offload-<&>-0123456789"
+	text := strings.Repeat("x", 125000) + secret + strings.Repeat("y", 125000-len(secret))
+	var mu sync.Mutex
+	var sent, saved, path string
+	var fileMode, dirMode fs.FileMode
+	var statErr error
+	srv := wiretest.OpenAI(func(n int, body map[string]any) wiretest.Reply {
+		if n == 0 {
+			return wiretest.Reply{Calls: []wiretest.Call{call("printer__print", `{}`)}}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		sent = toolResultsText(body)
+		if m := offloadSentence.FindStringSubmatch(sent); m != nil {
+			path = m[2]
+			var st fs.FileInfo
+			if st, statErr = os.Stat(path); statErr == nil {
+				fileMode = st.Mode().Perm()
+				data, _ := os.ReadFile(path)
+				saved = string(data)
+			}
+			if st, err := os.Stat(filepath.Dir(path)); err == nil {
+				dirMode = st.Mode().Perm()
+			}
+		}
+		return wiretest.Reply{Text: "looked"}
+	})
+	defer srv.Close()
+	red := &Redactor{}
+	red.Add(secret)
+	cfg, _, _ := devConfig(t, wiretest.Vendors[0].Provider(srv.URL), Mount{Ext: &printer{text: text}})
+	cfg.Redactor = red
+	out := Run(context.Background(), cfg, nil, "print it")
+	if out.Status != StatusCompleted {
+		t.Fatalf("%s %v", out.Status, out.Err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	m := offloadSentence.FindStringSubmatch(sent)
+	if m == nil || m[1] != "250000" {
+		t.Fatalf("the model did not get goose's sentence: %.300s", sent)
+	}
+	if strings.Contains(sent, "xxxxxxxxxx") || strings.Contains(sent, "sk-offload") {
+		t.Errorf("the model got the text itself")
+	}
+	if statErr != nil || fileMode != 0o600 || dirMode != 0o700 {
+		t.Errorf("during the run: %v, file %v, folder %v", statErr, fileMode, dirMode)
+	}
+	if strings.Contains(saved, "sk-offload") || !strings.Contains(saved, "[REDACTED]") || !strings.HasPrefix(saved, "xxxx") || !strings.HasSuffix(saved, "yyyy") {
+		t.Errorf("the saved text is not the redacted output: %d bytes, %.80q…", len(saved), saved)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the file survived the run: %v", err)
+	}
+	if _, err := os.Stat(filepath.Dir(path)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the folder survived the run: %v", err)
+	}
+}
+
+func TestOffloadCountsCharactersAndHonoursTheLimit(t *testing.T) {
+	cases := []struct {
+		name     string
+		text     string
+		limit    int
+		env      string
+		offload  bool
+		numChars string
+	}{
+		{"bytes over, characters under", strings.Repeat("é", 150000), 0, "", false, ""},
+		{"characters over", strings.Repeat("é", 200001), 0, "", true, "200001"},
+		{"configured limit", strings.Repeat("z", 1001), 1000, "", true, "1001"},
+		{"at the limit", strings.Repeat("z", 1000), 1000, "", false, ""},
+		{"environment", strings.Repeat("z", 51), 0, "50", true, "51"},
+		{"never", strings.Repeat("z", 300000), -1, "", false, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("GOOSE_MAX_TOOL_RESPONSE_SIZE", c.env)
+			var mu sync.Mutex
+			var sent string
+			srv := wiretest.OpenAI(func(n int, body map[string]any) wiretest.Reply {
+				if n == 0 {
+					return wiretest.Reply{Calls: []wiretest.Call{call("printer__print", `{}`)}}
+				}
+				mu.Lock()
+				sent = toolResultsText(body)
+				mu.Unlock()
+				return wiretest.Reply{Text: "ok"}
+			})
+			defer srv.Close()
+			cfg, _, _ := devConfig(t, wiretest.Vendors[0].Provider(srv.URL), Mount{Ext: &printer{text: c.text}})
+			cfg.MaxToolResponseSize = c.limit
+			if out := Run(context.Background(), cfg, nil, "print"); out.Status != StatusCompleted {
+				t.Fatalf("%s %v", out.Status, out.Err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			m := offloadSentence.FindStringSubmatch(sent)
+			if (m != nil) != c.offload || (m != nil && m[1] != c.numChars) {
+				t.Errorf("offloaded %v (%v), want %v with %s characters", m != nil, m, c.offload, c.numChars)
+			}
+		})
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/goose-ls/goose-ls/recipe"
 	"github.com/goose-ls/goose-ls/recipe/source"
 	"github.com/goose-ls/goose-ls/recipe/yamltree"
 )
@@ -40,6 +41,10 @@ func documentSymbol(ctx context.Context, s *Server, raw json.RawMessage) (any, e
 		return protocol.DocumentSymbol{Name: name, Detail: detail, Kind: kind,
 			Range: toRange(f.Lines, n.R, utf8), SelectionRange: toRange(f.Lines, sel, utf8)}
 	}
+	model := f.Recipe
+	if model == nil { // the check stopped (deadline) after parsing: the outline has no children
+		model = &recipe.Recipe{}
+	}
 	var out []protocol.DocumentSymbol
 	for _, pr := range f.Tree.Pairs {
 		whole := yamltree.Node{R: source.Range{Start: pr.Key.R.Start, End: max(pr.Key.R.End, pr.Value.R.End)}}
@@ -47,7 +52,7 @@ func documentSymbol(ctx context.Context, s *Server, raw json.RawMessage) (any, e
 		switch pr.Key.Value {
 		case "parameters":
 			top.Kind = protocol.SymbolKindArray
-			for _, prm := range f.Recipe.Parameters {
+			for _, prm := range model.Parameters {
 				sel := prm.Node.R
 				if prm.KeyNode != nil {
 					sel = prm.KeyNode.R
@@ -56,12 +61,12 @@ func documentSymbol(ctx context.Context, s *Server, raw json.RawMessage) (any, e
 			}
 		case "extensions":
 			top.Kind = protocol.SymbolKindArray
-			for _, e := range f.Recipe.Extensions {
+			for _, e := range model.Extensions {
 				top.Children = append(top.Children, sym(nonEmpty(e.Name, fmt.Sprintf("[%d]", e.Index)), e.Type, protocol.SymbolKindModule, e.Node, e.Node.R))
 			}
 		case "sub_recipes":
 			top.Kind = protocol.SymbolKindArray
-			for _, sr := range f.Recipe.SubRecipes {
+			for _, sr := range model.SubRecipes {
 				top.Children = append(top.Children, sym(nonEmpty(sr.Name, fmt.Sprintf("[%d]", sr.Index)), sr.Path, protocol.SymbolKindFunction, sr.Node, sr.Node.R))
 			}
 		case "retry":

@@ -126,6 +126,9 @@ func buildRecipe(root *Node) *Recipe {
 
 // Param returns the first parameter with key, or nil.
 func (r *Recipe) Param(key string) *Parameter {
+	if r == nil { // a check stopped before the model was built
+		return nil
+	}
 	for _, p := range r.Parameters {
 		if p.Key == key {
 			return p

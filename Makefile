@@ -4,7 +4,7 @@ BIN := bin/goose-ls
 FUZZTIME ?= 30s
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 
-.PHONY: all build check-examples test test-short lint bench bench-lsp fuzz clean vsix vsix-targets vscode-test
+.PHONY: all build check-examples test test-short lint bench bench-lsp fuzz clean vsix vsix-targets vscode-test differential
 
 all: build
 
@@ -50,6 +50,12 @@ fuzz:
 
 clean:
 	rm -rf bin
+
+# The differential harness on SEEDS fresh random seeds (printed; rerun them with
+# `go test ./internal/differential -run '^TestDifferential$' -v -args -seeds=a,b`), against issue 12's targets.
+SEEDS ?= 5
+differential:
+	$(GO) test -run '^TestDifferential$$' -count=1 -v -timeout 60m ./internal/differential -args -fresh=$(SEEDS)
 
 # LSP latency benchmark over stdio: goose-ls and yaml-language-server (npm) with goose-ls's own schema.
 YAMLLS_DIR ?= .bench/yamlls

@@ -1,0 +1,152 @@
+// The differential test: goose-ls against mj-oracle and libyaml on fixed seeds, or on fresh seeds
+// (`make differential SEEDS=n`, i.e. -args -fresh=n; -args -seeds=a,b to reproduce a fresh run).
+
+package differential
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+var (
+	freshSeeds = flag.Int("fresh", 0, "run this many fresh random seeds (printed) instead of the fixed ones, against issue 12's targets")
+	givenSeeds = flag.String("seeds", "", "comma-separated seeds to run (reproduces a fresh run), against issue 12's targets")
+	shrinkFlag = flag.Int("shrinkevals", 0, "candidate evaluations the shrinker may spend (0: 20,000 on the fixed seeds, no limit on fresh ones)")
+)
+
+// fixedSeeds are CI's: 5 × (1,000 template + 400 YAML) = 5,000 template and 2,000 YAML cases.
+var fixedSeeds = []uint64{1, 2, 3, 4, 5}
+
+const (
+	templatesPerSeed = 1000
+	yamlPerSeed      = 400
+	// the shrink budget on the fixed seeds (candidate evaluations for the whole report, most frequent
+	// classes first; the rest print their smallest case), and the batches per unit size of one input
+	shrinkEvals  = 20000
+	shrinkRounds = 40
+)
+
+// floors are the agreement measured on the fixed seeds on 2026-11-23 (percent, rounded down to 0.01):
+// the test fails when goose-ls agrees less often than this. They are far below issue 12's targets; raise
+// them to the new figures as fixes land (a fix can also move a case into a dimension it was not compared
+// in before, so re-measure rather than add).
+var floors = [numDims]float64{
+	DimSyntax:       95.58, // 6691 of 7000
+	DimSyntaxMsg:    24.36, // 365 of 1498
+	DimRender:       95.22, // 4945 of 5193
+	DimRenderMsg:    38.42, // 478 of 1244
+	DimRenderOutput: 93.78, // 3471 of 3701
+	DimVars:         99.40, // 3679 of 3701
+	DimVarsMain:     87.48, // 4543 of 5193
+	DimRun:          97.27, // 3751 of 3856
+	DimRunOutput:    95.94, // 2506 of 2612
+	DimRunMsg:       0,     // 0 of 1139: goose-ls's run-time errors lack " (in recipe:N)"
+	DimYAML:         91.90, // 3544 of 3856
+	DimYAMLMsg:      9.09,  // 187 of 2055
+}
+
+// targets are issue 12's: 100 % on verdicts, variables and outputs, 99 % on messages.
+func target(d Dim) float64 {
+	if d.IsMessage() {
+		return 99
+	}
+	return 100
+}
+
+func TestDifferential(t *testing.T) {
+	seeds, want, wantName, budget := fixedSeeds, func(d Dim) float64 { return floors[d] }, "today's floor", shrinkEvals
+	switch {
+	case *givenSeeds != "":
+		seeds = parseSeeds(t, *givenSeeds)
+		want, wantName, budget = target, "issue 12's target", math.MaxInt
+	case *freshSeeds > 0:
+		seeds = make([]uint64, *freshSeeds)
+		for i := range seeds {
+			seeds[i] = rand.Uint64()
+		}
+		want, wantName, budget = target, "issue 12's target", math.MaxInt
+	}
+	if *shrinkFlag > 0 {
+		budget = *shrinkFlag
+	}
+	t.Logf("seeds: %s", joinSeeds(seeds))
+	p, err := FindPaths()
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus, err := LoadCorpus(p.CorpusDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := TempFixtureDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHarness(p, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+
+	start := time.Now()
+	var tally Tally
+	var results []Result
+	for _, seed := range seeds {
+		r := h.Evaluate(Generate(seed, templatesPerSeed, yamlPerSeed, corpus))
+		tally.Count(r)
+		results = append(results, r...)
+	}
+	tally.Elapsed = time.Since(start)
+	if tally.TemplateCases < 5000*len(seeds)/len(fixedSeeds) || tally.YAMLCases < 2000*len(seeds)/len(fixedSeeds) {
+		t.Fatalf("only %d template and %d YAML cases", tally.TemplateCases, tally.YAMLCases)
+	}
+	classes := Classify(results)
+	shrinkStart := time.Now()
+	ShrinkAll(h, classes, budget, shrinkRounds)
+	t.Logf("agreement (seeds %s):\n%s", joinSeeds(seeds), tally.Table())
+	t.Logf("%d disagreement classes (shrunk in %s):%s", len(classes), time.Since(shrinkStart).Round(time.Millisecond), Report(classes))
+	t.Logf("this run's figures as floors (to paste into floors after a fix, on the fixed seeds):\n%s", floorsBlock(&tally))
+	for d := range numDims {
+		if got := tally.Percent(d); got < want(d) {
+			t.Errorf("%s: %.2f %% agreement (%d of %d), below %s %.2f %%", d, got, tally.Agree[d], tally.Total[d], wantName, want(d))
+		}
+	}
+}
+
+// floorsBlock writes the tally as the body of floors (percent rounded down to 0.01, with the counts).
+func floorsBlock(t *Tally) string {
+	var b strings.Builder
+	for d := range numDims {
+		fmt.Fprintf(&b, "\t%s %.2f, // %d of %d\n", dimConst[d]+":", math.Floor(t.Percent(d)*100)/100, t.Agree[d], t.Total[d])
+	}
+	return b.String()
+}
+
+var dimConst = [numDims]string{"DimSyntax", "DimSyntaxMsg", "DimRender", "DimRenderMsg", "DimRenderOutput", "DimVars",
+	"DimVarsMain", "DimRun", "DimRunOutput", "DimRunMsg", "DimYAML", "DimYAMLMsg"}
+
+func parseSeeds(t *testing.T, s string) []uint64 {
+	var seeds []uint64
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
+		if err != nil {
+			t.Fatalf("seed %q: %v", f, err)
+		}
+		seeds = append(seeds, n)
+	}
+	return seeds
+}
+
+func joinSeeds(seeds []uint64) string {
+	parts := make([]string, len(seeds))
+	for i, s := range seeds {
+		parts[i] = fmt.Sprint(s)
+	}
+	return strings.Join(parts, ",")
+}

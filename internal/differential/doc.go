@@ -1,0 +1,17 @@
+// Package differential measures how often goose-ls agrees with the engines goose really runs: generated
+// templates and mutated corpus recipes go to goose-ls (recipe.Check, recipe/render) and to the references
+// (mj-oracle: minijinja 2.20 with goose's features; libyaml through python3-yaml plus serde_yaml's two
+// rules), and the answers are compared per dimension (verdicts, variables, outputs, messages), each
+// disagreement grouped into a class and shrunk to a small reproduction.
+//
+// Listed exceptions (compared on purpose in a way that is not plain equality):
+//   - minijinja panics on a few inputs (negative-step slices of empty values); goose would crash there.
+//     goose-ls must give an honest error instead: any error agrees, and no message is compared.
+//   - goose-ls may add a hint in parentheses after libyaml's words ("did not find expected key (a value
+//     that starts with `{{` must be quoted …)"): the YAML message agrees when libyaml's text comes first.
+//   - The run-time render is compared only where goose reaches it: after a clean validation (syntax and
+//     validation render), as `goose run` validates first. YAML is compared only where goose parses it
+//     (no template error), on the text goose parses (pre-processed, or rendered for extends/include).
+//   - The generator never names templates outside the recipe's folder: goose-ls refuses them with
+//     goose's newest message, while mj-oracle's loader (goose 1.38's) reads any path.
+package differential

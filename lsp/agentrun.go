@@ -25,7 +25,7 @@ import (
 )
 
 // The commands goose-ls answers.
-var agentCommands = []string{"goose.runRecipe", "goose.ask", "goose.cancel", "goose.recipeParameters", "goose.undoTurn", "goose.listSessions", "goose.resume"}
+var agentCommands = []string{"goose.runRecipe", "goose.ask", "goose.cancel", "goose.recipeParameters", "goose.undoTurn", "goose.listSessions", "goose.resume", "goose.render"}
 
 func init() {
 	requests["workspace/executeCommand"] = executeCommand
@@ -136,6 +136,8 @@ func executeCommand(ctx context.Context, s *Server, raw json.RawMessage) (any, e
 		return s.undoTurn(ctx, a.RunID, a.Turn)
 	case "goose.listSessions":
 		return s.listSessions(ctx)
+	case "goose.render": // render.go
+		return renderCommand(ctx, s, arg)
 	case "goose.resume":
 		var a struct {
 			SessionID string `json:"sessionId"`

@@ -53,6 +53,8 @@ type checkInput struct {
 	cache *recipe.Cache
 	utf8  bool
 	roots []string
+	// desktop: the desktopHints setting (DESKTOP-FORM hints)
+	desktop bool
 }
 
 // ensureCheck returns the check of d's current text, starting it when there is none. s.mu is held.
@@ -62,7 +64,7 @@ func (s *Server) ensureCheck(d *document) *checkRun {
 	}
 	run := &checkRun{gen: d.gen, version: d.version, done: make(chan struct{})}
 	d.run = run
-	in := checkInput{doc: d, uri: d.uri, path: d.path, text: d.text, cache: d.cache, utf8: s.utf8, roots: s.roots}
+	in := checkInput{doc: d, uri: d.uri, path: d.path, text: d.text, cache: d.cache, utf8: s.utf8, roots: s.roots, desktop: s.settings.DesktopHints}
 	timeout := s.checkTimeout()
 	go s.runCheck(run, in, timeout)
 	return run
@@ -147,7 +149,7 @@ func (s *Server) check(ctx context.Context, in checkInput) (res checkResult) {
 	if len(roots) == 0 {
 		roots = []string{filepath.Dir(in.path)}
 	}
-	f := recipe.Check(in.path, in.text, &recipe.Options{FS: overlayFS{s}, Cache: in.cache, Context: ctx, Roots: roots})
+	f := recipe.Check(in.path, in.text, &recipe.Options{FS: overlayFS{s}, Cache: in.cache, Context: ctx, Roots: roots, DesktopHints: in.desktop})
 	return checkResult{file: f}
 }
 

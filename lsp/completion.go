@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/goose-ls/goose-ls/recipe"
+	"github.com/goose-ls/goose-ls/recipe/library"
 )
 
 func init() { requests["textDocument/completion"] = completion }
@@ -28,6 +29,9 @@ func completion(ctx context.Context, s *Server, raw json.RawMessage) (any, error
 	}
 	f, utf8 := snap.File, snap.UTF8
 	items := f.Complete(off, overlayFS{s})
+	if _, replace, ok := f.SubRecipePathAt(off); ok { // and the recipes of goose's folders (library.go)
+		items = append(items, library.SubRecipeItems(s.recipeResolver().List(), f.Path, replace)...)
+	}
 	out := make([]protocol.CompletionItem, 0, len(items))
 	for i, it := range items {
 		ci := protocol.CompletionItem{

@@ -125,6 +125,7 @@ func capabilities(enc string) map[string]any {
 		"renameProvider":            map[string]any{"prepareProvider": true},
 		"codeActionProvider":        map[string]any{"codeActionKinds": []string{"quickfix", "refactor.extract"}},
 		"documentSymbolProvider":    true,
+		"workspaceSymbolProvider":   true,
 		"executeCommandProvider":    map[string]any{"commands": agentCommands},
 		"foldingRangeProvider":      true,
 		"documentLinkProvider":      map[string]any{"resolveProvider": false},

@@ -451,6 +451,7 @@ func TestCapabilities(t *testing.T) {
 		"foldingRangeProvider": "textDocument/foldingRange", "documentLinkProvider": "textDocument/documentLink",
 		"inlayHintProvider":      "textDocument/inlayHint",
 		"semanticTokensProvider": "textDocument/semanticTokens/full", "codeLensProvider": "textDocument/codeLens",
+		"workspaceSymbolProvider": "workspace/symbol",
 	}
 	if caps["diagnosticProvider"] != nil {
 		t.Error("diagnosticProvider is advertised: clients that pull as well as receive pushes show every problem twice")

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 )
 
 func init() {
@@ -24,6 +25,8 @@ type settings struct {
 	RunRecipeCommand string `json:"runRecipeCommand"`
 	// CheckTimeoutMs is the deadline of one document check in milliseconds (0: the server's default).
 	CheckTimeoutMs int `json:"checkTimeoutMs"`
+	// DesktopHints adds DESKTOP-FORM hints: what goose Desktop's recipe form refuses and the CLI accepts.
+	DesktopHints bool `json:"desktopHints"`
 }
 
 func didChangeConfiguration(_ context.Context, s *Server, raw json.RawMessage) error {
@@ -54,7 +57,18 @@ func didChangeConfiguration(_ context.Context, s *Server, raw json.RawMessage) e
 		return &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: "settings: " + err.Error()}
 	}
 	s.mu.Lock()
+	recheck := st.DesktopHints != s.settings.DesktopHints
 	s.settings = st
+	var uris []protocol.DocumentURI
+	if recheck { // every memoized check was made with the other setting
+		for u, d := range s.docs {
+			d.gen = s.nextGen()
+			uris = append(uris, u)
+		}
+	}
 	s.mu.Unlock()
+	for _, u := range uris {
+		s.schedule(u)
+	}
 	return nil
 }

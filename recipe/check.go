@@ -39,6 +39,9 @@ type Options struct {
 	// Roots are the folders whose files the recipe may make goose-ls read (sub-recipes, extends/include
 	// parents); a file outside every root is not read. Empty: the recipe's own folder.
 	Roots []string
+	// DesktopHints adds the DESKTOP-FORM hints (desktop.go): what goose Desktop's form refuses and the
+	// CLI accepts.
+	DesktopHints bool
 }
 
 // minCacheBytes is the size from which keeping goccy's parse between versions pays for its memory.
@@ -172,6 +175,12 @@ func Check(path string, text []byte, opts *Options) *File {
 			}
 		}},
 		{"hidden unicode", f.checkHiddenUnicode},
+	}
+	if opts.DesktopHints {
+		stages = append(stages, struct {
+			name string
+			run  func()
+		}{"desktop", f.checkDesktop})
 	}
 	for _, s := range stages {
 		if !f.stage(ctx, s.name, s.run) {

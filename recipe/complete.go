@@ -72,10 +72,8 @@ func (f *File) Complete(off int, fsys FS) []Item {
 	if items, ok := base.completeTemplate(prefix, replace); ok {
 		return items
 	}
-	if m := pathLineRE.FindStringSubmatch(prefix); m != nil {
-		if path := base.containerPath(lineStart, len(m[1])+len(m[2]), m[2] != ""); len(path) >= 2 && path[0].Key == "sub_recipes" {
-			return f.fileItems(m[3], Range{Start: off - len(m[3]), End: off})
-		}
+	if typed, rng, ok := base.subRecipePath(prefix, lineStart, off); ok {
+		return f.fileItems(typed, rng)
 	}
 	if m := valueLineRE.FindStringSubmatch(prefix); m != nil {
 		return base.completeValue(len(m[1])+len(m[2]), lineStart, m[3], m[2] != "", replace)
@@ -89,6 +87,29 @@ func (f *File) Complete(off int, fsys FS) []Item {
 		return base.completeKey(off, lineStart, col, m[2] != "", replace)
 	}
 	return nil
+}
+
+// SubRecipePathAt reports whether off is in the value of a `sub_recipes[].path`, with what is typed there
+// and the range a completion replaces (for completions the engine cannot list itself: goose's recipe folders).
+func (f *File) SubRecipePathAt(off int) (typed string, replace Range, ok bool) {
+	if off > len(f.Text) {
+		off = len(f.Text)
+	}
+	line := f.Lines.Line(off)
+	lineStart := f.Lines.LineStart(line)
+	return f.structure(line).subRecipePath(string(f.Text[lineStart:off]), lineStart, off)
+}
+
+// subRecipePath matches a `path:` line inside a sub_recipes entry.
+func (f *File) subRecipePath(prefix string, lineStart, off int) (string, Range, bool) {
+	m := pathLineRE.FindStringSubmatch(prefix)
+	if m == nil {
+		return "", Range{}, false
+	}
+	if path := f.containerPath(lineStart, len(m[1])+len(m[2]), m[2] != ""); len(path) >= 2 && path[0].Key == "sub_recipes" {
+		return m[3], Range{Start: off - len(m[3]), End: off}, true
+	}
+	return "", Range{}, false
 }
 
 var (

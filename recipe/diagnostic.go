@@ -95,6 +95,7 @@ const (
 	CodeHiddenUnicode           = "SECURITY-HIDDEN-UNICODE"
 	CodeFileOutsideWorkspace    = "FILE-OUTSIDE-WORKSPACE"
 	CodeResponseSchemaExternal  = "RESPONSE-SCHEMA-EXTERNAL-REF"
+	CodeDesktopForm             = "DESKTOP-FORM"
 )
 
 // Codes for the check itself: stopped by its context, a stage that failed inside goose-ls, too many problems.

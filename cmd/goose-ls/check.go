@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/goose-ls/goose-ls/recipe"
+	"github.com/goose-ls/goose-ls/recipe/library"
 	"github.com/goose-ls/goose-ls/recipe/schema"
 )
 
@@ -62,6 +63,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	format := fl.String("format", "text", "output format: text, json or sarif")
 	var roots rootFlags
+	desktop := fl.Bool("desktop", false, "also report what goose Desktop's recipe form refuses (hints)")
 	fl.Var(&roots, "root", "a folder recipes may also read sub-recipes from (repeatable), e.g. a GOOSE_RECIPE_PATH folder")
 	if err := fl.Parse(args); err != nil {
 		return 2
@@ -77,7 +79,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	targets, ioErr := collect(fl.Args(), stderr)
-	results := checkAll(targets, roots)
+	results := checkAll(targets, roots, *desktop)
 	var err error
 	switch *format {
 	case "json":
@@ -113,6 +115,14 @@ func collect(args []string, stderr io.Writer) ([]checkTarget, bool) {
 	failed := false
 	for _, a := range args {
 		st, err := os.Stat(a)
+		if err != nil && errors.Is(err, fs.ErrNotExist) && library.IsName(a) { // a recipe by name, as goose finds it
+			res, rerr := newResolver().Resolve(a)
+			if rerr == nil {
+				out = append(out, checkTarget{path: res.Path, root: res.Dir, data: res.Text})
+				continue
+			}
+			err = rerr
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "goose-ls check: %v\n", err)
 			failed = true
@@ -203,7 +213,7 @@ func symlinkedDirOutside(dir, p string) bool {
 
 // checkAll checks files in parallel, keeping the input order; each may read files inside its root and
 // the --root folders.
-func checkAll(targets []checkTarget, extraRoots []string) []checkedFile {
+func checkAll(targets []checkTarget, extraRoots []string, desktop bool) []checkedFile {
 	results := make([]checkedFile, len(targets))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -218,7 +228,7 @@ func checkAll(targets []checkTarget, extraRoots []string) []checkedFile {
 					abs = t.path
 				}
 				roots := append([]string{t.root}, extraRoots...)
-				f := recipe.Check(abs, t.data, &recipe.Options{Roots: roots})
+				f := recipe.Check(abs, t.data, &recipe.Options{Roots: roots, DesktopHints: desktop})
 				f.Path = t.path
 				results[i] = checkedFile{Path: t.path, File: f}
 			}

@@ -1,4 +1,4 @@
-// Command goose-ls is the goose recipe language server and its CLI: check, run, sessions, schema, version.
+// Command goose-ls is the goose recipe language server and its CLI: check, run, recipe, sessions, schema, version.
 package main
 
 import (
@@ -23,9 +23,16 @@ func usage(w io.Writer) {
 
 Usage:
   goose-ls [serve]                                    run the language server on stdin/stdout
-  goose-ls check [--format text|json|sarif] PATH...   validate recipe files or folders
+  goose-ls check [--format text|json|sarif] [--desktop] PATH|NAME...
+                                                      validate recipe files, folders or recipes by name
   goose-ls run [RECIPE] [--params k=v ...] [--prompt TEXT] [--no-session] [--output text|json] [--resume ID]
-                                                      run a recipe (or a prompt) with the goose agent loop
+                                                      run a recipe (a path or a name) with the goose agent loop
+  goose-ls run RECIPE [--params k=v ...] --explain     explain the recipe and its parameters; run nothing
+  goose-ls run RECIPE [--params k=v ...] --render-recipe
+                                                      print the recipe rendered with the values, as YAML
+  goose-ls recipe list [--format text|json] [-v]      list the recipes of goose's recipe folders
+  goose-ls recipe deeplink RECIPE [-p k=v ...]        print a goose://recipe link for the recipe
+  goose-ls recipe validate RECIPE                     validate a recipe as goose does
   goose-ls sessions [ID]                              list stored sessions, or show one
   goose-ls schema                                     print the recipe JSON Schema
   goose-ls version                                    print the version
@@ -47,6 +54,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runRun(args[1:], stdout, stderr)
 	case "sessions":
 		return runSessions(args[1:], stdout, stderr)
+	case "recipe":
+		return runRecipe(args[1:], stdout, stderr)
 	case "schema":
 		return runSchema(stdout)
 	case "version", "--version", "-v":

@@ -22,6 +22,7 @@ import (
 	"github.com/goose-ls/goose-ls/agent/provider/configure"
 	"github.com/goose-ls/goose-ls/agent/session"
 	"github.com/goose-ls/goose-ls/agent/tools"
+	"github.com/goose-ls/goose-ls/recipe/library"
 	"github.com/goose-ls/goose-ls/recipe/render"
 )
 
@@ -50,6 +51,9 @@ type runFlags struct {
 	workdir   string
 	debug     bool
 	recipe    string
+	// explain and renderRecipe print the recipe (goose's --explain, --render-recipe) instead of running it
+	explain      bool
+	renderRecipe bool
 }
 
 func parseRunFlags(args []string, stderr io.Writer) (*runFlags, error) {
@@ -67,6 +71,8 @@ func parseRunFlags(args []string, stderr io.Writer) (*runFlags, error) {
 	fs.StringVar(&f.model, "model", "", "override the model")
 	fs.StringVar(&f.workdir, "workdir", "", "the workspace folder (default: the current folder)")
 	fs.BoolVar(&f.debug, "debug", false, "log extension stderr and provider retries")
+	fs.BoolVar(&f.explain, "explain", false, "print the recipe's title, description and parameters and the values it would get; run nothing")
+	fs.BoolVar(&f.renderRecipe, "render-recipe", false, "print the recipe rendered with the values, as YAML, as goose loads it; run nothing")
 	var positional []string
 	for len(args) > 0 {
 		if err := fs.Parse(args); err != nil {
@@ -87,6 +93,9 @@ func parseRunFlags(args []string, stderr io.Writer) (*runFlags, error) {
 	if f.output != "text" && f.output != "json" {
 		return nil, fmt.Errorf("--output must be text or json, got %q", f.output)
 	}
+	if (f.explain || f.renderRecipe) && f.recipe == "" {
+		return nil, errors.New("--explain and --render-recipe need a recipe")
+	}
 	if f.recipe == "" && f.prompt == "" && f.resume == "" {
 		return nil, errors.New("Must provide a recipe, --prompt TEXT, or --resume ID")
 	}
@@ -105,6 +114,19 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "goose-ls run:", err)
 		}
 		return 2
+	}
+	switch {
+	case f.explain:
+		return runExplain(f, stdout, stderr)
+	case f.renderRecipe:
+		return runRenderRecipe(f, stdout, stderr)
+	case f.recipe != "" && !library.IsPath(f.recipe): // a bare name: goose's recipe folders
+		res, err := newResolver().Resolve(f.recipe)
+		if err != nil {
+			fmt.Fprintln(stderr, "goose-ls run:", err)
+			return 1
+		}
+		f.recipe = res.Path
 	}
 	// one redactor for the run: it learns the provider's keys and the extensions' envs as the run starts,
 	// and the --debug log, the session store and the run's events all redact with it

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/goose-ls/goose-ls/agent/provider"
 	"github.com/goose-ls/goose-ls/agent/provider/wiretest"
 	"github.com/goose-ls/goose-ls/agent/tools"
 )
@@ -138,5 +139,30 @@ func TestOffloadCountsCharactersAndHonoursTheLimit(t *testing.T) {
 				t.Errorf("offloaded %v (%v), want %v with %s characters", m != nil, m, c.offload, c.numChars)
 			}
 		})
+	}
+}
+
+// GOOSE_MAX_TOOL_RESPONSE_SIZE set in goose's config.yaml (the run's lookup, not the environment) is honoured.
+func TestOffloadLimitFromTheRunsConfiguration(t *testing.T) {
+	t.Setenv("GOOSE_MAX_TOOL_RESPONSE_SIZE", "")
+	root := t.TempDir()
+	model := &capture{calls: []provider.ToolCall{toolCall("shell", map[string]any{"command": "printf 'z%.0s' $(seq 1 150)"})}}
+	out, err := RunDoc(context.Background(), &Doc{Prompt: "go"}, RunOptions{
+		Workspace: tools.Disk{Dir: root},
+		Providers: func(provider.Settings) (provider.Setup, error) {
+			return provider.Setup{Provider: model.provider(), Name: "scripted", Model: "m"}, nil
+		},
+		Lookup: func(k string) (string, bool) {
+			if k == "GOOSE_MAX_TOOL_RESPONSE_SIZE" {
+				return "100", true
+			}
+			return "", false
+		},
+	})
+	if err != nil || out.Status != StatusCompleted {
+		t.Fatalf("%v %s %v", err, out.Status, out.Err)
+	}
+	if m := offloadSentence.FindStringSubmatch(model.sent()); m == nil || m[1] != "150" {
+		t.Errorf("a 150-character shell output was not offloaded with a limit of 100 from the configuration: %v", m)
 	}
 }

@@ -11,13 +11,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/goccy/go-yaml"
 
-	"github.com/goose-ls/goose-ls/agent/mcp"
 	"github.com/goose-ls/goose-ls/agent/provider"
 	"github.com/goose-ls/goose-ls/agent/tools"
 	"github.com/goose-ls/goose-ls/recipe"
@@ -31,13 +30,8 @@ type Doc struct {
 	Instructions string         `yaml:"instructions"`
 	Prompt       string         `yaml:"prompt"`
 	Extensions   []ExtensionDoc `yaml:"extensions"`
-	Settings     *struct {
-		Provider    string   `yaml:"goose_provider"`
-		Model       string   `yaml:"goose_model"`
-		Temperature *float64 `yaml:"temperature"`
-		MaxTurns    *int     `yaml:"max_turns"`
-	} `yaml:"settings"`
-	Retry *struct {
+	Settings     *docSettings   `yaml:"settings"`
+	Retry        *struct {
 		MaxRetries int `yaml:"max_retries"`
 		Checks     []struct {
 			Type    string `yaml:"type"`
@@ -51,9 +45,18 @@ type Doc struct {
 		JSONSchema any `yaml:"json_schema"`
 	} `yaml:"response"`
 	SubRecipes    []SubRecipeDoc `yaml:"sub_recipes"`
-	hasExtensions bool
+	hasExtensions bool           // an `extensions` key with a list (absent or null: the default profile)
+	hasSubRecipes bool           // a `sub_recipes` key with a list, even an empty one
 	// Rendered is the rendered recipe text, stored with the session as goose stores its recipe.
 	Rendered string `yaml:"-"`
+}
+
+// docSettings is a recipe's settings.
+type docSettings struct {
+	Provider    string   `yaml:"goose_provider"`
+	Model       string   `yaml:"goose_model"`
+	Temperature *float64 `yaml:"temperature"`
+	MaxTurns    *int     `yaml:"max_turns"`
 }
 
 // ExtensionDoc is one extensions entry.
@@ -101,9 +104,10 @@ type RunOptions struct {
 	Events    func(Event)
 	Recorder  Recorder // stores the main conversation; nil: nothing is stored
 	Redactor  *Redactor
-	// agent names a sub-agent; depth guards recursion.
+	// agent names a sub-agent; depth is 1 in a sub-agent; sub is set for a summon delegate.
 	agent string
 	depth int
+	sub   *subagent
 	// readRoots are the folders sub-recipes (and the files their `values` name) may be read from: the
 	// working folder and the top-level recipe's folder, kept for every sub-agent.
 	readRoots []string
@@ -178,7 +182,9 @@ func decodeDoc(text string) (*Doc, error) {
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
 		return nil, err
 	}
-	_, doc.hasExtensions = top["extensions"]
+	doc.hasExtensions = top["extensions"] != nil
+	doc.hasSubRecipes = top["sub_recipes"] != nil
+	rewriteRecipe(&doc)
 	doc.Rendered = text
 	return &doc, nil
 }
@@ -190,19 +196,11 @@ func RunRecipe(ctx context.Context, opts RunOptions) (Outcome, error) {
 		if opts.readRoots == nil {
 			opts.readRoots = topLevelRoots(opts)
 		}
-		var text []byte
-		var err error
-		var paramFS recipe.FS
-		if opts.depth == 0 {
-			text, err = recipe.ReadRegularFile(opts.RecipePath, recipe.DefaultMaxSize)
-		} else { // a sub-recipe: its path and the files its preset values name come from a recipe
-			paramFS = recipe.ConfinedFS(opts.readRoots)
-			text, err = paramFS.ReadFile(opts.RecipePath)
-		}
+		text, err := recipe.ReadRegularFile(opts.RecipePath, recipe.DefaultMaxSize)
 		if err != nil {
 			return Outcome{}, err
 		}
-		doc, _, err = loadRecipeText(opts.RecipePath, text, opts.Params, opts.Ask, opts.readRoots, paramFS)
+		doc, _, err = loadRecipeText(opts.RecipePath, text, opts.Params, opts.Ask, opts.readRoots, nil)
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -218,6 +216,9 @@ func topLevelRoots(opts RunOptions) []string {
 		roots = append(roots, opts.Workspace.Root())
 	} else if wd, err := os.Getwd(); err == nil {
 		roots = append(roots, wd)
+	}
+	if opts.RecipePath == "" {
+		return roots
 	}
 	if abs, err := filepath.Abs(opts.RecipePath); err == nil {
 		roots = append(roots, filepath.Dir(abs))
@@ -245,12 +246,15 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 	if opts.Redactor == nil {
 		opts.Redactor = &Redactor{}
 	}
+	if opts.readRoots == nil {
+		opts.readRoots = topLevelRoots(opts)
+	}
 	prompt := doc.Prompt
 	if opts.Prompt != "" {
 		prompt = opts.Prompt
 	}
-	if strings.TrimSpace(prompt) == "" && opts.depth > 0 {
-		prompt = "Carry out the task described in your instructions."
+	if strings.TrimSpace(prompt) == "" && opts.sub != nil {
+		prompt = "Begin." // goose's first message for a sub-agent whose recipe has no prompt
 	}
 	if strings.TrimSpace(prompt) == "" && len(opts.History) == 0 {
 		return Outcome{}, ErrNoPrompt
@@ -297,7 +301,7 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 		}
 	}
 
-	mounts := startExtensions(ctx, doc, &opts)
+	mounts := startExtensions(ctx, doc, &opts, &runEnv{doc: doc, model: model}).mounts
 	var fo *FinalOutput
 	if doc.Response != nil && doc.Response.JSONSchema != nil {
 		raw, _ := json.Marshal(jsonCompatible(doc.Response.JSONSchema))
@@ -308,9 +312,6 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 		}
 		mounts = append(mounts, Mount{Ext: fo})
 	}
-	if len(doc.SubRecipes) > 0 && opts.depth < maxSubRecipeDepth {
-		mounts = append(mounts, Mount{Ext: newSubRecipes(doc.SubRecipes, opts)})
-	}
 	box := NewToolbox(mounts...)
 	defer box.Close()
 
@@ -319,6 +320,11 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 		Tools: box, Mode: opts.Mode, Approver: opts.Approver, Permissions: opts.Perms, MaxTurns: maxTurns,
 		FinalOutput: fo, ContextLimit: model.ContextLimit, WorkDir: opts.Workspace.Root(), Agent: opts.agent,
 		Events: events, Redactor: opts.Redactor, Record: record,
+	}
+	if v, ok := opts.lookup("GOOSE_MAX_TOOL_RESPONSE_SIZE"); ok { // environment first, then config.yaml
+		if n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 31); err == nil && n > 0 {
+			cfg.MaxToolResponseSize = int(n)
+		}
 	}
 	if v, ok := opts.lookup("GOOSE_AUTO_COMPACT_THRESHOLD"); ok {
 		fmt.Sscan(v, &cfg.CompactThreshold)
@@ -340,7 +346,12 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 		}
 		cfg.Retry = rt
 	}
-	cfg.System = SystemPrompt(box, doc.Instructions, fo, opts.Workspace.Root())
+	if opts.sub != nil {
+		cfg.Mode, cfg.Approver = ModeAuto, nil // goose runs every sub-agent in auto mode
+		cfg.System = subagentSystemPrompt(box, opts.sub.id, maxTurns, doc.Instructions, fo, opts.Workspace.Root())
+	} else {
+		cfg.System = SystemPrompt(box, doc.Instructions, fo, opts.Workspace.Root())
+	}
 	return Run(ctx, cfg, opts.History, prompt), nil
 }
 
@@ -372,75 +383,6 @@ func jsonCompatible(v any) any {
 		}
 	}
 	return v
-}
-
-// startExtensions starts the recipe's extensions concurrently; one that fails is reported and left out.
-// Without an extensions list the builtin developer extension is used (goose's default profile).
-func startExtensions(ctx context.Context, doc *Doc, opts *RunOptions) []Mount {
-	developer := func(available []string) Mount {
-		timeout := secondsFrom(opts.lookup, "GOOSE_DEFAULT_EXTENSION_TIMEOUT")
-		redact := opts.Redactor.Redact
-		saveRedacted := func(save tools.SaveFunc) tools.SaveFunc {
-			return func(text string) (string, error) { return save(redact(text)) }
-		}
-		return Mount{Ext: &tools.Developer{WS: opts.Workspace, Shell: opts.Shell, ShellTimeout: timeout, WrapSave: saveRedacted}, Available: available}
-	}
-	if !doc.hasExtensions {
-		return []Mount{developer(nil)}
-	}
-	mounts := make([]Mount, len(doc.Extensions))
-	ok := make([]bool, len(doc.Extensions))
-	var wg sync.WaitGroup
-	for i, e := range doc.Extensions {
-		switch e.Type {
-		case "builtin", "platform":
-			if Key(e.Name) == "developer" {
-				mounts[i], ok[i] = developer(e.AvailableTools), true
-			} else {
-				opts.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("extension %s: goose-ls has no builtin %q; running without it", e.Name, e.Name)})
-			}
-			continue
-		case "stdio", "streamable_http", "sse":
-		default:
-			opts.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("extension %s: type %q is not supported by goose-ls; running without it", e.Name, e.Type)})
-			continue
-		}
-		env := map[string]string{}
-		for k, v := range e.Envs {
-			if !deniedEnv(k) {
-				env[k] = v
-				opts.Redactor.Add(v)
-			}
-		}
-		for _, k := range e.EnvKeys {
-			if v, found := opts.lookup(k); found {
-				env[k] = v
-				opts.Redactor.Add(v)
-			} else {
-				opts.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("extension %s: env_keys %s is not set", e.Name, k)})
-			}
-		}
-		cfg := mcp.Config{Name: e.Name, Type: e.Type, Cmd: e.Cmd, Args: e.Args, Env: env, WorkDir: opts.Workspace.Root(),
-			URI: e.URI, Headers: e.Headers, Timeout: time.Duration(e.Timeout) * time.Second, Redact: opts.Redactor.Redact}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c, err := mcp.Start(ctx, cfg)
-			if err != nil {
-				opts.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("%v; running without it", err)})
-				return
-			}
-			mounts[i], ok[i] = Mount{Ext: c, Available: e.AvailableTools}, true
-		}()
-	}
-	wg.Wait()
-	var out []Mount
-	for i, m := range mounts {
-		if ok[i] {
-			out = append(out, m)
-		}
-	}
-	return out
 }
 
 // deniedEnv is goose's deny-list for extension envs: variables that change how any program runs.

@@ -103,13 +103,15 @@ func NewToolbox(mounts ...Mount) *Toolbox {
 	return tb
 }
 
-// Tools returns the provider's view of the tools, in a stable order.
+// Tools returns the provider's view of the tools sorted by name, as goose sends them (reply_parts.rs:
+// a stable order for prompt caching).
 func (tb *Toolbox) Tools() []provider.Tool {
 	out := make([]provider.Tool, 0, len(tb.order))
 	for _, name := range tb.order {
 		r := tb.routes[name]
 		out = append(out, provider.Tool{Name: name, Description: r.spec.Description, InputSchema: r.spec.InputSchema})
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 

@@ -4,7 +4,8 @@ BIN := bin/goose-ls
 FUZZTIME ?= 30s
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 
-.PHONY: all build check-examples test test-short lint bench bench-lsp fuzz clean vsix vsix-targets vscode-test differential
+.PHONY: all build check-examples test test-short lint bench bench-lsp fuzz clean vsix vsix-targets vscode-test differential \
+	e2e-rootfs e2e-rootfs-trixie e2e-rootfs-forky
 
 all: build
 
@@ -87,3 +88,18 @@ vsix-targets:
 # The extension's unit tests (node --test; no VS Code needed).
 vscode-test:
 	cd $(VSCODE) && { test -d node_modules || npm ci --no-audit --no-fund; } && npm test
+
+# Debian root filesystems with the editors people run today, for e2e/: trixie (Neovim 0.10, Emacs 30) and
+# forky (Neovim 0.12; bookworm's debootstrap bootstraps it with sid's script). Each is built once outside
+# the checkout (about 4 minutes each, needs root and debootstrap) and gets a statically linked goose-ls;
+# the tests run the editors inside with unshare --mount --pid --fork chroot.
+E2E_ROOTFS ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/goose-ls-e2e
+e2e-rootfs: e2e-rootfs-trixie e2e-rootfs-forky
+	CGO_ENABLED=0 $(GO) build -o bin/goose-ls-static ./cmd/goose-ls
+	for suite in trixie forky; do install -m 0755 bin/goose-ls-static $(E2E_ROOTFS)/$$suite/usr/local/bin/goose-ls; done
+
+e2e-rootfs-trixie:
+	e2e/rootfs/build.sh $(E2E_ROOTFS)/trixie trixie neovim,emacs-nox
+
+e2e-rootfs-forky:
+	e2e/rootfs/build.sh $(E2E_ROOTFS)/forky forky neovim /usr/share/debootstrap/scripts/sid

@@ -5,25 +5,102 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/goose-ls/goose-ls/agent/provider/wiretest"
 )
 
-// buildServer compiles goose-ls into a temporary folder.
+// shared holds what every test of the process uses: goose-ls built once, and a copy of the editor
+// scripts, the Neovim plugin and the README where an editor inside a root filesystem can read them.
+var shared struct {
+	once  sync.Once
+	dir   string
+	bin   string
+	err   error
+	build []byte
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
+	}
+	os.Exit(code)
+}
+
+// prepare builds goose-ls (statically linked: it runs in any root filesystem) and stages the files.
+func prepare(t *testing.T) {
+	t.Helper()
+	shared.once.Do(func() {
+		if shared.dir, shared.err = os.MkdirTemp("", "goose-e2e-"); shared.err != nil {
+			return
+		}
+		shared.bin = filepath.Join(shared.dir, "bin", "goose-ls")
+		cmd := exec.Command("go", "build", "-o", shared.bin, "../cmd/goose-ls")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if shared.build, shared.err = cmd.CombinedOutput(); shared.err != nil {
+			return
+		}
+		shared.err = stageFiles(filepath.Join(shared.dir, "stage"))
+	})
+	if shared.err != nil {
+		t.Fatalf("build or stage: %v\n%s", shared.err, shared.build)
+	}
+}
+
+// stageFiles copies e2e's scripts, editors/nvim and README.md into dir (the module's layout kept).
+func stageFiles(dir string) error {
+	scripts, err := filepath.Glob("*.lua")
+	if err != nil {
+		return err
+	}
+	els, _ := filepath.Glob("*.el")
+	for _, f := range append(scripts, els...) {
+		if err := copyFile(f, filepath.Join(dir, "e2e", f)); err != nil {
+			return err
+		}
+	}
+	if err := copyFile("../README.md", filepath.Join(dir, "README.md")); err != nil {
+		return err
+	}
+	return filepath.WalkDir("../editors/nvim", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		return copyFile(path, filepath.Join(dir, strings.TrimPrefix(path, "../")))
+	})
+}
+
+func copyFile(from, to string) error {
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(to, data, 0o644)
+}
+
+// buildServer returns goose-ls built once for the test process (CGO_ENABLED=0).
 func buildServer(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "goose-ls")
-	cmd := exec.Command("go", "build", "-o", bin, "../cmd/goose-ls")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	return bin
+	prepare(t)
+	return shared.bin
+}
+
+// staged is the path of a staged file (relative to the module root, e.g. "e2e/nvim_plugin.lua").
+func staged(t *testing.T, rel string) string {
+	t.Helper()
+	prepare(t)
+	return filepath.Join(shared.dir, "stage", rel)
 }
 
 // missing reports an absent prerequisite: in CI a failure (.ci/run must install it), locally a skip.

@@ -1,4 +1,4 @@
--- Drives an agent run from headless Neovim 0.7+ (stock vim.lsp): goose.runRecipe edits an open buffer
+-- Drives an agent run from headless Neovim 0.7 to 0.12 (stock vim.lsp): goose.runRecipe edits an open buffer
 -- (left unsaved) and creates a file while the user types in that buffer; the user's line survives.
 local bin = os.getenv('GOOSE_LS_BIN')
 local root = os.getenv('WORK_DIR')
@@ -7,28 +7,27 @@ local marker = os.getenv('TYPED_MARKER')
 
 local h = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/nvim_helpers.lua')
 local fail = h.fail
+h.print_version()
 
+vim.cmd('edit ' .. root .. '/notes.txt')
+local buf = vim.api.nvim_get_current_buf()
 local done_status
-local id = vim.lsp.start_client({
+local id = h.start({
   name = 'goose-ls', cmd = { bin }, root_dir = root,
   handlers = {
     ['goose/runEvent'] = function(_, ev)
       if ev.kind == 'done' and (ev.agent == nil or ev.agent == '') then done_status = ev.status end
     end,
   },
-})
+}, buf)
 if not id then fail('client did not start') end
 local client = vim.lsp.get_client_by_id(id)
-
-vim.cmd('edit ' .. root .. '/notes.txt')
-local buf = vim.api.nvim_get_current_buf()
-vim.lsp.buf_attach_client(buf, id)
 if not vim.wait(10000, function() return client.initialized end, 20) then fail('not initialized') end
 
 local text = h.text
 
 local run_id
-client.request('workspace/executeCommand', { command = 'goose.runRecipe', arguments = { { uri = vim.uri_from_fname(recipe) } } },
+h.send(client, 'workspace/executeCommand', { command = 'goose.runRecipe', arguments = { { uri = vim.uri_from_fname(recipe) } } },
   function(err, res)
     if err then fail('goose.runRecipe: ' .. vim.inspect(err)) end
     run_id = res.runId

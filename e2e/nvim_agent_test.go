@@ -1,4 +1,4 @@
-// End-to-end agent run from Debian's headless Neovim against the built binary and a scripted
+// End-to-end agent run from headless Neovim 0.7.2, 0.10 and 0.12 against the built binary and a scripted
 // OpenAI-format server: edits arrive in an open buffer while the user types in it.
 package e2e
 
@@ -12,7 +12,13 @@ import (
 )
 
 func TestNeovimRunRecipeEditsABufferWhileTheUserTypes(t *testing.T) {
-	nvim := requireTool(t, "nvim")
+	for _, nv := range neovims {
+		t.Run(nv.name, func(t *testing.T) { runRecipeWhileTheUserTypes(t, nv) })
+	}
+}
+
+func runRecipeWhileTheUserTypes(t *testing.T, nv editor) {
+	nv.require(t)
 	bin := buildServer(t)
 	root := t.TempDir()
 	marker := filepath.Join(t.TempDir(), "typed")
@@ -41,7 +47,7 @@ func TestNeovimRunRecipeEditsABufferWhileTheUserTypes(t *testing.T) {
 	})
 	defer srv.Close()
 
-	script, _ := filepath.Abs("nvim_agent.lua")
-	env := append([]string{"GOOSE_LS_BIN=" + bin, "WORK_DIR=" + root, "RECIPE_FILE=" + recipe, "TYPED_MARKER=" + marker}, agentEnv(srv, t.TempDir())...)
-	runScript(t, 90*time.Second, root, env, "OK", nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile "+script)
+	home := t.TempDir()
+	env := append([]string{"HOME=" + home, "GOOSE_LS_BIN=" + bin, "WORK_DIR=" + root, "RECIPE_FILE=" + recipe, "TYPED_MARKER=" + marker}, agentEnv(srv, home)...)
+	nv.run(t, 90*time.Second, bin, root, env, "OK", "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile "+staged(t, "e2e/nvim_agent.lua"))
 }

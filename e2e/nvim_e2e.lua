@@ -1,17 +1,17 @@
--- Drives goose-ls from headless Neovim 0.7+ (stock vim.lsp): diagnostics, completion inside {{ }},
+-- Drives goose-ls from headless Neovim 0.7 to 0.12 (stock vim.lsp): diagnostics, completion inside {{ }},
 -- a quick fix applied through Neovim, and a rename. Exits non-zero on any failure or timeout.
 local bin = os.getenv('GOOSE_LS_BIN')
 local file = os.getenv('RECIPE_FILE')
 
 local h = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/nvim_helpers.lua')
 local fail = h.fail
+h.print_version()
 
 vim.cmd('edit ' .. file)
 local buf = vim.api.nvim_get_current_buf()
 vim.bo[buf].filetype = 'yaml'
-local id = vim.lsp.start_client({ name = 'goose-ls', cmd = { bin }, root_dir = vim.fn.fnamemodify(file, ':h') })
+local id = h.start({ name = 'goose-ls', cmd = { bin }, root_dir = vim.fn.fnamemodify(file, ':h') }, buf)
 if not id then fail('client did not start') end
-vim.lsp.buf_attach_client(buf, id)
 local client = vim.lsp.get_client_by_id(id)
 
 local function undefined_count()

@@ -1,30 +1,52 @@
--- The editors/nvim plugin from a clean config in headless Neovim: setup, diagnostics on a recipe, a
--- quick fix, completion inside {{ }}, then :GooseRun asking for the new parameter through vim.ui.input
--- and the agent editing another open buffer. Exits non-zero on any failure or timeout.
-local bin, plugin, root = os.getenv('GOOSE_LS_BIN'), os.getenv('PLUGIN_DIR'), os.getenv('WORK_DIR')
+-- The editors/nvim plugin as the README sets it up (its init snippet is this Neovim's -u file), in
+-- headless Neovim 0.7 to 0.12: the workspace root from .goosehints, every file buffer synced (a text
+-- file with unsaved changes, a file with no filetype), diagnostics, a quick fix, completion inside
+-- {{ }}, the code lens, then every command: :GooseRun (asking for the new parameter), :GooseTranscript,
+-- :GooseUndo, :GooseAsk, :GooseSessions (resume), :GooseCancel, and :checkhealth goose_ls; and nothing
+-- deprecated or failing in :messages. Exits non-zero on any failure or timeout.
+local root = os.getenv('WORK_DIR')
 
 local h = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/nvim_helpers.lua')
-local fail = h.fail
+local fail, lines = h.fail, h.text
+h.print_version()
 
-vim.opt.runtimepath:prepend(plugin)
-require('goose_ls').setup({ cmd = { bin }, init_options = { noSessions = true } })
-
+-- the user's answers: the parameter, then the prompt of a resumed session
 local asked = {}
 vim.ui.input = function(opts, on_confirm)
   asked[#asked + 1] = opts.prompt
-  on_confirm('agents')
+  on_confirm(opts.prompt:find('topic', 1, true) and 'agents' or 'continue please')
+end
+local offered
+vim.ui.select = function(items, opts, on_choice)
+  offered = items
+  on_choice(items[1], 1)
 end
 
+local goose = require('goose_ls')
+if vim.fn.getcwd() == root then fail('the test must start outside the workspace to check its root') end
+
+-- a text file with an unsaved line, a file with no filetype, then the recipe
 vim.cmd('edit ' .. root .. '/notes.txt')
 local notes = vim.api.nvim_get_current_buf()
+vim.api.nvim_buf_set_lines(notes, -1, -1, false, { 'unsaved line' })
+vim.cmd('edit ' .. root .. '/TODO')
+local todo = vim.api.nvim_get_current_buf()
 vim.cmd('edit ' .. root .. '/recipes/write.yaml')
 local buf = vim.api.nvim_get_current_buf()
 if vim.bo[buf].filetype ~= 'yaml' or not vim.b[buf].goose_recipe then fail('recipe not recognised: ft=' .. vim.bo[buf].filetype) end
 
-local lines = h.text
-local function client() return require('goose_ls').client(buf) end
+local function client() return goose.client(buf) end
 if not vim.wait(10000, function() return client() ~= nil and client().initialized end, 20) then fail('goose-ls did not start') end
-if not vim.lsp.buf_is_attached(notes, client().id) then fail('notes.txt is not synced (sync_all_buffers)') end
+local c = client()
+if c.name ~= 'goose_ls' then fail('client name ' .. c.name) end
+if c.config.root_dir ~= root then fail('root ' .. tostring(c.config.root_dir) .. ', want ' .. root) end
+for what, b in pairs({ ['notes.txt'] = notes, TODO = todo }) do
+  if not vim.wait(5000, function() return vim.lsp.buf_is_attached(b, c.id) end, 20) then
+    fail(what .. ' (filetype "' .. vim.bo[b].filetype .. '") is not synced')
+  end
+end
+if #goose.clients() ~= 1 then fail(#goose.clients() .. ' goose-ls clients, want 1') end
+if vim.fn.has('nvim-0.11') == 1 and not vim.lsp.is_enabled('goose_ls') then fail('vim.lsp.enable was not used') end
 
 -- diagnostics
 local function missing()
@@ -34,37 +56,83 @@ local function missing()
 end
 if not vim.wait(10000, function() return missing() ~= nil end, 20) then fail('no diagnostic: ' .. vim.inspect(vim.diagnostic.get(buf))) end
 
-local function request(method, params) return h.request(client(), buf, method, params) end
-local uri = vim.uri_from_bufnr(buf)
-
 -- quick fix
-h.apply_fix(client(), buf, missing(), 'Add parameter "topic"')
+h.apply_fix(c, buf, missing(), 'Add parameter "topic"')
 if not vim.wait(10000, function() return missing() == nil end, 20) then fail('diagnostic stayed after the fix') end
 
 -- completion inside {{ }}
 local row = 2
 local col = vim.api.nvim_buf_get_lines(buf, row, row + 1, false)[1]:find('{{ topic', 1, true) + 4
-local labels = h.completion_labels(client(), buf, row, col)
+local labels = h.completion_labels(c, buf, row, col)
 if not labels['topic'] then fail('completion lacks topic: ' .. vim.inspect(labels)) end
 
 -- code lens: the client said it runs goose.runRecipe
-local lenses = request('textDocument/codeLens', { textDocument = { uri = uri } })
+local lenses = h.request(c, buf, 'textDocument/codeLens', { textDocument = { uri = vim.uri_from_bufnr(buf) } })
 if not lenses or #lenses ~= 1 or lenses[1].command.command ~= 'goose.runRecipe' then fail('code lens: ' .. vim.inspect(lenses)) end
 
--- :GooseRun asks for topic, the agent edits notes.txt
-vim.cmd('GooseRun')
 local st = require('goose_ls.run').state()
-if not vim.wait(20000, function() return st.last and st.runs[st.last] and st.runs[st.last].status end, 20) then
-  fail('the run did not end; transcript:\n' .. (st.buf and lines(st.buf) or ''))
+local function await_run(what, want)
+  if not vim.wait(20000, function() return st.last and st.runs[st.last] and st.runs[st.last].status end, 20) then
+    fail(what .. ' did not end; transcript:\n' .. (st.buf and lines(st.buf) or ''))
+  end
+  if st.runs[st.last].status ~= want then fail(what .. ': ' .. st.runs[st.last].status .. ', want ' .. want) end
 end
-if st.runs[st.last].status ~= 'completed' then fail('run ' .. st.runs[st.last].status) end
+
+-- :GooseRun asks for topic; the agent reads notes.txt (the Go side checks it saw the unsaved line) and edits it
+vim.cmd('GooseRun')
+await_run(':GooseRun', 'completed')
 if #asked ~= 1 or not asked[1]:find('topic', 1, true) then fail('asked ' .. vim.inspect(asked)) end
-if lines(notes) ~= 'alpha\ngamma' then fail('notes buffer: ' .. lines(notes)) end
-if not lines(st.buf):find('> edit', 1, true) then fail('transcript: ' .. lines(st.buf)) end
+if lines(notes) ~= 'alpha\ngamma\nunsaved line' then fail('notes buffer: ' .. lines(notes)) end
+
+-- :GooseTranscript shows the run
+vim.cmd('GooseTranscript')
+if vim.api.nvim_get_current_buf() ~= st.buf then fail(':GooseTranscript did not show the transcript') end
+local shown = lines(st.buf)
+if not shown:find('> read', 1, true) or not shown:find('> edit', 1, true) then fail('transcript: ' .. shown) end
+vim.cmd('close')
 
 -- :GooseUndo reverts the turn
 vim.cmd('GooseUndo')
-if not vim.wait(5000, function() return lines(notes) == 'alpha\nbeta' end, 20) then fail('undo: ' .. lines(notes)) end
+if not vim.wait(5000, function() return lines(notes) == 'alpha\nbeta\nunsaved line' end, 20) then fail('undo: ' .. lines(notes)) end
 
-io.stdout:write('OK\n')
+-- :GooseAsk about the selected line of the recipe
+vim.api.nvim_set_current_buf(buf)
+local first_run = st.last
+vim.cmd('1,1GooseAsk What does this line do?')
+if not vim.wait(5000, function() return st.last ~= first_run end, 20) then fail(':GooseAsk started no run') end
+await_run(':GooseAsk', 'completed')
+if not lines(st.buf):find('It names the recipe.', 1, true) then fail('answer not in the transcript: ' .. lines(st.buf)) end
+
+-- :GooseSessions lists the stored sessions and resumes the first (most recent) with the typed prompt
+local asked_run = st.last
+vim.cmd('GooseSessions')
+if not vim.wait(5000, function() return offered ~= nil end, 20) then fail(':GooseSessions offered nothing') end
+if #offered < 2 then fail('sessions: ' .. vim.inspect(offered)) end
+if not vim.wait(5000, function() return st.last ~= asked_run end, 20) then fail(':GooseSessions resumed nothing') end
+await_run(':GooseSessions', 'completed')
+
+-- :GooseCancel stops a run whose model hangs
+local resumed = st.last
+vim.cmd('GooseAsk hang')
+if not vim.wait(5000, function() return st.last ~= resumed end, 20) then fail(':GooseAsk (hang) started no run') end
+-- (the last characters of a streamed reply are held back until it ends: they could begin a secret)
+if not vim.wait(10000, function() return lines(st.buf):find('Think', 1, true) ~= nil end, 20) then
+  fail('the hanging run did not stream: ' .. lines(st.buf))
+end
+vim.cmd('GooseCancel')
+await_run(':GooseCancel', 'cancelled')
+
+-- :checkhealth goose_ls: binary and version, the client and its buffers, settings; no warning or error
+vim.cmd('checkhealth goose_ls')
+local report = lines(vim.api.nvim_get_current_buf())
+for _, want in ipairs({ 'goose-ls 0.', 'root ' .. root, 'notes.txt', 'TODO', 'write.yaml', 'sync_all_buffers: true', 'cmd: goose-ls' }) do
+  if not report:find(want, 1, true) then fail('checkhealth lacks "' .. want .. '":\n' .. report) end
+end
+for _, bad in ipairs({ 'WARNING', 'ERROR', 'Failed' }) do
+  if report:find(bad, 1, true) then fail('checkhealth reports ' .. bad .. ':\n' .. report) end
+end
+io.stdout:write('CHECKHEALTH\n' .. report .. '\n')
+
+local messages = h.check_messages()
+io.stdout:write('MESSAGES\n' .. messages .. '\nOK\n')
 vim.cmd('qall!')

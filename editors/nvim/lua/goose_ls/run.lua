@@ -5,6 +5,8 @@ local M = {}
 
 local state = { runs = {}, last = nil, buf = nil }
 
+local compat = require('goose_ls.compat')
+
 local function client(bufnr) return require('goose_ls').client(bufnr) end
 
 local function notify(msg, level) vim.notify('goose: ' .. msg, level or vim.log.levels.INFO) end
@@ -13,7 +15,7 @@ local function notify(msg, level) vim.notify('goose: ' .. msg, level or vim.log.
 local function exec(command, arg, cb, bufnr)
   local c = client(bufnr)
   if not c then return notify('goose-ls is not running', vim.log.levels.ERROR) end
-  c.request('workspace/executeCommand', { command = command, arguments = { arg or vim.empty_dict() } }, function(err, res)
+  compat.request(c, 'workspace/executeCommand', { command = command, arguments = { arg or vim.empty_dict() } }, function(err, res)
     if err then return notify(command .. ': ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR) end
     if cb then cb(res) end
   end, bufnr)
@@ -48,6 +50,7 @@ function M.on_event(ev)
   local who = (ev.agent and ev.agent ~= '') and ('[' .. ev.agent .. '] ') or ''
   if ev.kind == 'start' then
     append('## ' .. (ev.title or ev.runId), true)
+    append('', true) -- the reply starts on a line of its own
   elseif ev.kind == 'text' then
     append(ev.text or '', false)
   elseif ev.kind == 'toolStart' then
@@ -145,7 +148,8 @@ function M.setup_commands()
     if o.args ~= '' then send(o.args) else vim.ui.input({ prompt = 'Ask goose: ' }, send) end
   end, { nargs = '*', range = true, desc = 'Ask goose (about the selected lines)' })
   cmd('GooseCancel', function()
-    if not state.last then return notify('no run to cancel') end
+    local last = state.last and state.runs[state.last]
+    if not state.last or (last and last.status) then return notify('no run in progress') end
     exec('goose.cancel', { runId = state.last })
   end, { desc = 'Cancel the last goose run' })
   cmd('GooseUndo', function()
@@ -163,7 +167,10 @@ function M.setup_commands()
       vim.ui.select(list, { prompt = 'Resume session', format_item = function(s) return s.id .. '  ' .. s.name end }, function(s)
         if not s then return end
         vim.ui.input({ prompt = 'Prompt: ' }, function(prompt)
-          exec('goose.resume', { sessionId = s.id, prompt = prompt or '' }, function(res) state.last = res.runId end)
+          exec('goose.resume', { sessionId = s.id, prompt = prompt or '' }, function(res)
+            state.last = res.runId
+            notify(res.runId .. ' resumes ' .. s.id .. ' (:GooseTranscript to follow it)')
+          end)
         end)
       end)
     end)

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/goose-ls/goose-ls/agent"
 	"github.com/goose-ls/goose-ls/agent/provider"
@@ -241,12 +242,17 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		rec = &session.Recorder{Store: store, Meta: session.Session{Name: session.NameFor(f.recipe, f.prompt), WorkingDir: workdir, RecipePath: abs, RecipeValues: f.params, GooseMode: string(mode)},
 			OnCreate: func(id string) { fmt.Fprintf(stderr, "session %s\n", id) }}
 	}
+	// --provider/--model choose the run's own model (the first one resolved); sub-agents then inherit it or
+	// pick theirs in goose's order (delegate's arguments, the sub-recipe's settings, GOOSE_SUBAGENT_*)
+	var resolvedTopLevel atomic.Bool
 	factory := func(s provider.Settings) (provider.Setup, error) {
-		if f.provider != "" {
-			s.Provider = f.provider
-		}
-		if f.model != "" {
-			s.Model = f.model
+		if !resolvedTopLevel.Swap(true) {
+			if f.provider != "" {
+				s.Provider = f.provider
+			}
+			if f.model != "" {
+				s.Model = f.model
+			}
 		}
 		return configure.Resolve(cfg.Get, s)
 	}

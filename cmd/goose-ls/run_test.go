@@ -344,10 +344,10 @@ func TestRunSubRecipe(t *testing.T) {
 		case done:
 			return wiretest.Reply{Text: "The report sub-recipe wrote report.txt."}
 		}
-		return wiretest.Reply{Calls: []wiretest.Call{c("delegate", `{"source":"report","parameters":{"topic":"ducks","style":"terse"}}`)}}
+		return wiretest.Reply{Calls: []wiretest.Call{c("delegate", `{"source":"report","model":"child-model","parameters":{"topic":"ducks","style":"terse"}}`)}}
 	})
 	defer srv.Close()
-	r := runGoose(t, srv, nil, example("delegate.yaml"), "--no-session")
+	r := runGoose(t, srv, nil, example("delegate.yaml"), "--no-session", "--model", "parent-model")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -363,6 +363,16 @@ func TestRunSubRecipe(t *testing.T) {
 	}
 	if parentResult != "report written" {
 		t.Errorf("sub-recipe result %q", parentResult)
+	}
+	// --model is the run's model; delegate's own model argument still wins for the sub-agent (goose's order)
+	for _, req := range srv.Requests() {
+		want := "parent-model"
+		if strings.HasPrefix(firstUser(req), "Write report.txt") {
+			want = "child-model"
+		}
+		if req["model"] != want {
+			t.Errorf("request for %.30q used model %v, want %s", firstUser(req), req["model"], want)
+		}
 	}
 	if !strings.Contains(r.stderr, "[report] ▸ write") {
 		t.Errorf("sub-agent activity not shown:\n%s", r.stderr)

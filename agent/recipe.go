@@ -20,6 +20,7 @@ import (
 	"github.com/goose-ls/goose-ls/agent/provider"
 	"github.com/goose-ls/goose-ls/agent/tools"
 	"github.com/goose-ls/goose-ls/recipe"
+	"github.com/goose-ls/goose-ls/recipe/library"
 	"github.com/goose-ls/goose-ls/recipe/render"
 )
 
@@ -288,7 +289,7 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 	if rec := opts.Recorder; rec != nil {
 		rec.SetProvider(model.Name, model.Model)
 		if r, ok := rec.(interface{ SetRecipe(rendered string) }); ok && doc.Rendered != "" {
-			r.SetRecipe(doc.Rendered) // session.Recorder keeps it as recipe_json
+			r.SetRecipe(storedRecipe(doc.Rendered)) // session.Recorder keeps it as recipe_json
 		}
 		record = rec.Record
 		events = func(e Event) {
@@ -398,4 +399,15 @@ func closeMounts(ms []Mount) {
 	for _, m := range ms {
 		_ = m.Ext.Close()
 	}
+}
+
+// storedRecipe is the recipe as goose stores it with a session: parsed, with the load-time additions
+// (summon, analyze), as goose's JSON; the rendered text itself when goose's model cannot parse it.
+func storedRecipe(rendered string) string {
+	r, err := library.Parse([]byte(rendered))
+	if err != nil {
+		return rendered
+	}
+	library.LoadTimeAdditions(r)
+	return r.JSON()
 }

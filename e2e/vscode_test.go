@@ -50,7 +50,8 @@ func TestVSCodeExtensionInCodeServer(t *testing.T) {
 	t.Logf("screenshots in %s", shots)
 	runScript(t, 4*time.Minute, "", env, "[vscode-e2e] OK", "node", script)
 	checkTopicReachedModel(t, srv, "agents")
-	for _, shot := range []string{"1-problems.png", "2-quickfix-menu.png", "3-after-quickfix.png", "4-run-transcript.png", "5-run-edited-notes.png", "6-completion.png"} {
+	for _, shot := range []string{"1-problems.png", "2-quickfix-menu.png", "3-after-quickfix.png", "4-run-transcript.png", "5-run-edited-notes.png", "6-completion.png",
+		"7-highlight-dark.png", "8-preview-after-typing.png", "9-highlight-light.png"} {
 		if st, err := os.Stat(filepath.Join(shots, shot)); err != nil || st.Size() < 10_000 {
 			t.Errorf("screenshot %s missing or empty: %v", shot, err)
 		}

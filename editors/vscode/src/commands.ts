@@ -91,6 +91,7 @@ function started(server: GooseServer, res: Started): void {
   server.log.started(res.runId);
   server.updateStatus();
   server.transcript.show(true);
+  void vscode.commands.executeCommand("goose.view.focus");
 }
 
 /** ask shows the widget a parameter's input type calls for; undefined means the user cancelled. */

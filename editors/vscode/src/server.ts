@@ -1,9 +1,20 @@
 // The goose-ls language client: finds the binary, passes provider settings and the API key through the
-// process environment, restarts after crashes (with a limit) and on setting changes, and routes
-// goose/runEvent notifications to the transcript and the status bar.
+// process environment, restarts after crashes (with a limit) and on setting changes, routes
+// goose/runEvent notifications to the transcript, the status bar and its listeners (the goose view), and
+// lets the goose view answer approvals and apply the agent's edits.
 import * as fs from "fs";
 import * as vscode from "vscode";
-import { CloseAction, ErrorAction, LanguageClient, LanguageClientOptions, ServerOptions } from "vscode-languageclient/node";
+import {
+  ApplyWorkspaceEditParams,
+  ApplyWorkspaceEditResult,
+  CloseAction,
+  ErrorAction,
+  LanguageClient,
+  LanguageClientOptions,
+  MessageActionItem,
+  ServerOptions,
+  ShowMessageRequestParams,
+} from "vscode-languageclient/node";
 import { findServer } from "./lib/serverPath";
 import { RestartPolicy } from "./lib/restartPolicy";
 import { serverEnv } from "./lib/providerEnv";
@@ -11,8 +22,22 @@ import { render, RunEvent, RunLog } from "./lib/transcript";
 
 export const RUN_COMMAND = "goose.vscode.runRecipe";
 
+/** SERVER_SETTINGS are the settings the server is started with: changing one restarts it (the preview's
+ * values do not). */
+const SERVER_SETTINGS = ["goose.serverPath", "goose.provider", "goose.model", "goose.mode", "goose.reviewEdits", "goose.inlayHints", "goose.storeSessions"];
+
+/** ServerHooks take over server requests the goose view answers (approvals, the agent's edits). */
+export interface ServerHooks {
+  showMessageRequest(p: ShowMessageRequestParams, token: vscode.CancellationToken): Promise<MessageActionItem | null>;
+  applyEdit(p: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult>;
+}
+
 export class GooseServer implements vscode.Disposable {
   client?: LanguageClient;
+  hooks?: ServerHooks;
+  private readonly events = new vscode.EventEmitter<RunEvent>();
+  /** onEvent fires for every goose/runEvent notification. */
+  readonly onEvent = this.events.event;
   readonly log = new RunLog();
   readonly transcript = vscode.window.createOutputChannel("goose transcript");
   readonly output = vscode.window.createOutputChannel("goose-ls");
@@ -26,8 +51,9 @@ export class GooseServer implements vscode.Disposable {
       this.transcript,
       this.output,
       this.status,
+      this.events,
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration("goose")) void this.restart("settings changed");
+        if (SERVER_SETTINGS.some((k) => e.affectsConfiguration(k))) void this.restart("settings changed");
       }),
     );
   }
@@ -75,6 +101,12 @@ export class GooseServer implements vscode.Disposable {
     };
     this.client = new LanguageClient("goose-ls", "goose-ls", serverOptions, clientOptions);
     this.client.onNotification("goose/runEvent", (ev: RunEvent) => this.onRunEvent(ev));
+    const hooks = this.hooks;
+    if (hooks) {
+      // registered before start, these replace the client's own handlers (notifications, applyEdit)
+      this.client.onRequest("window/showMessageRequest", (p: ShowMessageRequestParams, token: vscode.CancellationToken) => hooks.showMessageRequest(p, token));
+      this.client.onRequest("workspace/applyEdit", (p: ApplyWorkspaceEditParams) => hooks.applyEdit(p));
+    }
     await this.client.start();
   }
 
@@ -95,6 +127,7 @@ export class GooseServer implements vscode.Disposable {
 
   private onRunEvent(ev: RunEvent): void {
     this.log.record(ev);
+    this.events.fire(ev);
     const text = render(ev);
     if (text) this.transcript.append(text);
     if (ev.kind === "done" && !ev.agent) {

@@ -36,6 +36,12 @@ def check(text):
             return {"error": MORE}
         m = e.problem_mark
         return {"error": e.problem, "context": e.context, "line": m.line if m else None, "column": m.column if m else None}
+    except yaml.reader.ReaderError as e:
+        # libyaml's reader error: serde_yaml prints its problem text ("control characters are not
+        # allowed"), PyYAML's str() wraps it in its own words
+        if docs > 1:
+            return {"error": MORE}
+        return {"error": e.reason, "offset": e.position}
     except yaml.YAMLError as e:
         return {"error": str(e)}
     return {"error": None}

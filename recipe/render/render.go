@@ -104,7 +104,7 @@ func RenderContext(ctx context.Context, f *recipe.File, values map[string]string
 	pre := template.Preprocess(text)
 	tpl, err := template.Parse("recipe", pre.Text)
 	if err != nil {
-		return "", fmt.Errorf("Failed to render the recipe %w", err)
+		return "", fmt.Errorf("Failed to render the recipe %w", located(err, tpl, nil))
 	}
 	vars := make(map[string]template.Value, len(values))
 	for k, v := range values {
@@ -112,7 +112,54 @@ func RenderContext(ctx context.Context, f *recipe.File, values map[string]string
 	}
 	out, err := tpl.Render(vars, template.RenderOptions{Undefined: template.Strict, Loader: recipe.TemplateLoader(f.Dir(), fsys), Context: ctx})
 	if err != nil {
-		return "", fmt.Errorf("Failed to render the recipe %w", err)
+		return "", fmt.Errorf("Failed to render the recipe %w", located(err, tpl, out))
 	}
 	return out.Text, nil
+}
+
+// locatedError is a template error with minijinja's location suffix, as goose prints it:
+// `undefined value (in recipe:3)`, `… (in parent.yaml:1)` for an error in a loaded template.
+type locatedError struct {
+	err  error
+	text string
+}
+
+func (e *locatedError) Error() string { return e.text }
+func (e *locatedError) Unwrap() error { return e.err }
+
+// located adds ` (in <template>:<line>)` to a syntax or run-time error of tpl (or of a template the
+// render loaded, in out); other errors are returned as they are.
+func located(err error, tpl *template.Template, out *template.Output) error {
+	var (
+		name = "recipe"
+		at   int
+	)
+	var se *template.SyntaxError
+	var re *template.RuntimeError
+	switch {
+	case errors.As(err, &se):
+		// an unclosed block is reported at the very end; minijinja's line is within the text it lexed,
+		// which ends before the trailing newline
+		at = se.R.Start
+		if tpl != nil {
+			at = min(at, len(strings.TrimSuffix(strings.TrimSuffix(tpl.Source, "\n"), "\r")))
+		}
+	case errors.As(err, &re):
+		name, at = re.Template, re.R.Start
+	default:
+		return err
+	}
+	source := ""
+	if tpl != nil && tpl.Name == name {
+		source = tpl.Source
+	} else if out != nil {
+		for _, t := range out.Loaded {
+			if t.Name == name {
+				source = t.Source
+				break
+			}
+		}
+	}
+	line := 1 + strings.Count(source[:min(max(at, 0), len(source))], "\n")
+	return &locatedError{err: err, text: fmt.Sprintf("%s (in %s:%d)", err.Error(), name, line)}
 }

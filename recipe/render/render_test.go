@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/goose-ls/goose-ls/recipe"
+	"github.com/goose-ls/goose-ls/recipe/template"
 )
 
 const src = `title: T
@@ -109,5 +110,58 @@ func TestStrictRenderFails(t *testing.T) {
 	_, err := Render(f, map[string]string{"a": "1"}, nil)
 	if err == nil || !strings.HasPrefix(err.Error(), "Failed to render the recipe") || !strings.Contains(err.Error(), "undefined value") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// writeRecipe writes files into a fresh folder and checks name there.
+func writeRecipe(t *testing.T, name string, files map[string]string) *recipe.File {
+	t.Helper()
+	dir := t.TempDir()
+	for n, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return recipe.Check(filepath.Join(dir, name), []byte(files[name]), nil)
+}
+
+// goose prints minijinja's error with its location: the template's name and the error's line in it.
+func TestRenderErrorsNameTheirTemplateAndLine(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"undefined value on line 4", map[string]string{"r.yaml": "title: T\ndescription: D\nprompt: |\n  {{ a }} {{ b }}\n"},
+			"Failed to render the recipe undefined value (in recipe:4)"},
+		{"error in the parent template", map[string]string{
+			"r.yaml":      "{% extends 'parent.yaml' %}\n{% block body %}hi{% endblock %}\n",
+			"parent.yaml": "title: T\ndescription: D\nprompt: |\n  {{ missing }}\n  {% block body %}{% endblock %}\n"},
+			"Failed to render the recipe undefined value (in parent.yaml:4)"},
+		{"error in an included template", map[string]string{
+			"r.yaml":  "title: T\ndescription: D\nprompt: |\n  {% include 'inc.txt' %}\n",
+			"inc.txt": "{{ missing }}"},
+			`Failed to render the recipe could not render include: error in "inc.txt" (in recipe:4)`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := writeRecipe(t, "r.yaml", c.files)
+			_, err := Render(f, map[string]string{"a": "1"}, nil)
+			if err == nil || err.Error() != c.want {
+				t.Fatalf("got %v\nwant %s", err, c.want)
+			}
+			var re *template.RuntimeError
+			if !errors.As(err, &re) {
+				t.Errorf("the template's error is no longer reachable with errors.As: %#v", err)
+			}
+		})
+	}
+}
+
+func TestRenderSyntaxErrorNamesItsLine(t *testing.T) {
+	f := &recipe.File{Path: "/nonexistent/r.yaml", Text: []byte("title: T\n\nprompt: \"{% if x %}\"\n")}
+	_, err := Render(f, nil, nil)
+	want := "Failed to render the recipe syntax error: unexpected end of input, expected end of block (in recipe:3)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
 	}
 }

@@ -43,6 +43,8 @@ func (a *Analysis) Names() []string {
 type analyzer struct {
 	scopes []map[string]bool
 	out    *Analysis
+	// quiet > 0 while walking an expression minijinja's walk does not visit
+	quiet int
 }
 
 // Analyze walks t and reports every read of an unassigned variable.
@@ -79,9 +81,15 @@ func (a *analyzer) assign(target Expr) {
 		for _, it := range t.Items {
 			a.assign(it)
 		}
-	case *GetAttr:
-		a.expr(t.Expr) // `set ns.x = …` reads ns
 	}
+	// `set ns.x = …` assigns nothing and reads nothing to minijinja
+}
+
+// quietly walks e for its filters and tests only: minijinja's variable walk does not visit it.
+func (a *analyzer) quietly(e Expr) {
+	a.quiet++
+	a.expr(e)
+	a.quiet--
 }
 
 func (a *analyzer) body(list []Stmt, names ...string) {
@@ -104,9 +112,12 @@ func (a *analyzer) stmt(s Stmt) {
 		a.expr(s.Cond)
 		a.body(s.Then)
 		a.body(s.Else)
+	// the order and the expressions visited are minijinja's (compiler/meta.rs): a target is assigned
+	// before its value is read, and template names, filter-block and set-block filters and autoescape
+	// values are not visited (walked quietly: their filters and tests still count for the editor)
 	case *For:
-		a.expr(s.Iter)
 		a.push("loop")
+		a.expr(s.Iter)
 		a.assign(s.Target)
 		if s.Filter != nil {
 			a.expr(s.Filter)
@@ -115,41 +126,39 @@ func (a *analyzer) stmt(s Stmt) {
 		a.pop()
 		a.body(s.Else)
 	case *Set:
+		a.assign(s.Target)
 		a.expr(s.Value)
-		a.assign(s.Target)
 	case *SetBlock:
-		a.body(s.Body)
-		if s.Filter != nil {
-			a.expr(s.Filter)
-		}
 		a.assign(s.Target)
+		a.quietly(s.Filter)
+		a.body(s.Body)
 	case *With:
-		for _, v := range s.Values {
-			a.expr(v)
-		}
 		a.push()
-		for _, t := range s.Targets {
+		for i, t := range s.Targets {
 			a.assign(t)
+			a.expr(s.Values[i])
 		}
 		a.stmts(s.Body)
 		a.pop()
 	case *Block:
 		a.body(s.Body, "super")
 	case *Extends:
-		a.expr(s.Name)
+		a.quietly(s.Name)
 	case *Include:
-		a.expr(s.Name)
+		a.quietly(s.Name)
 	case *Import:
-		a.expr(s.Name)
+		a.quietly(s.Name)
 		for _, n := range s.Names {
 			a.assign(n)
 		}
 	case *FilterBlock:
-		a.expr(s.Filter)
+		a.quietly(s.Filter)
 		a.body(s.Body)
 	case *AutoEscape:
-		a.expr(s.Expr)
+		a.quietly(s.Expr)
 		a.body(s.Body)
+	case *Do:
+		a.expr(s.Call)
 	}
 }
 
@@ -179,12 +188,12 @@ func (a *analyzer) expr(e Expr) {
 	switch e := e.(type) {
 	case nil:
 	case *Name:
-		if !a.assigned(e.Name) {
+		if a.quiet == 0 && !a.assigned(e.Name) {
 			a.out.Uses = append(a.out.Uses, VarUse{Name: e.Name, Root: e.Name, R: e.R, RootR: e.R})
 		}
 	case *GetAttr:
 		if path, root, ok := attrPath(e); ok {
-			if !a.assigned(root.Name) {
+			if a.quiet == 0 && !a.assigned(root.Name) {
 				a.out.Uses = append(a.out.Uses, VarUse{Name: path, Root: root.Name, R: e.R, RootR: root.R})
 			}
 			return
@@ -204,7 +213,7 @@ func (a *analyzer) expr(e Expr) {
 		a.expr(e.Expr)
 		a.expr(e.Index)
 	case *Slice:
-		a.expr(e.Expr)
+		a.quietly(e.Expr) // minijinja's walk visits the bounds only
 		a.expr(e.Start)
 		a.expr(e.Stop)
 		a.expr(e.Step)

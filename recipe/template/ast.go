@@ -83,11 +83,13 @@ type (
 		Name          Expr
 		IgnoreMissing bool
 	}
-	// Import is `{% import expr as name %}` or `{% from expr import a as b %}`; Names are the bound names.
+	// Import is `{% import expr as name %}` or `{% from expr import a as b %}`; Names are the bound names,
+	// From the imported names (nil for `import … as`).
 	Import struct {
 		R     Range
 		Name  Expr
 		Names []*Name
+		From  []string
 	}
 	// FilterBlock is `{% filter f %}…{% endfilter %}`.
 	FilterBlock struct {
@@ -100,6 +102,11 @@ type (
 		R    Range
 		Expr Expr
 		Body []Stmt
+	}
+	// Do is `{% do call(…) %}`: the call runs, its value is dropped.
+	Do struct {
+		R    Range
+		Call *Call
 	}
 )
 
@@ -117,6 +124,7 @@ func (s *Include) Span() Range     { return s.R }
 func (s *Import) Span() Range      { return s.R }
 func (s *FilterBlock) Span() Range { return s.R }
 func (s *AutoEscape) Span() Range  { return s.R }
+func (s *Do) Span() Range          { return s.R }
 
 type (
 	// Name is a variable reference.
@@ -188,7 +196,7 @@ type (
 		Negated   bool
 		Args      []Expr
 	}
-	// Unary is `not x`, `-x`, `+x`.
+	// Unary is `not x` or `-x` (minijinja has no unary plus).
 	Unary struct {
 		R    Range
 		Op   string
@@ -252,6 +260,7 @@ type Template struct {
 	Extends *Extends
 	Blocks  map[string]*Block
 	Tags    []Tag
-	// TrailingNewline reports that the source ends with a newline minijinja strips on render.
+	// TrailingNewline reports that the source ends with a newline minijinja strips before lexing (the
+	// template's statements end before it).
 	TrailingNewline bool
 }

@@ -44,6 +44,9 @@ type RuntimeError struct {
 	Msg      string
 	// Err is ErrBudget for a render stopped by its budget, the context's error when it was cancelled.
 	Err error
+	// Cause is the error inside an included template that Msg (minijinja's "could not render include:
+	// error in …") stands for.
+	Cause *RuntimeError
 }
 
 func (e *RuntimeError) Error() string { return e.Msg }
@@ -93,6 +96,12 @@ type evalCtx struct {
 	depth   int // nested template renders, blocks and super() calls
 	b       budget
 	loopUse map[*For]bool
+	// inh is the inheritance state of the template being rendered; extended holds the names loaded by
+	// `{% extends %}` (an include forgets the ones its template loaded), for minijinja's cycle error.
+	inh      *inheritance
+	extended map[string]bool
+	// autoescape is on inside `{% autoescape true %}` (HTML escaping of printed values)
+	autoescape bool
 	// loadCache holds what the loader returned for each name.
 	loadCache map[string]loadResult
 	// outLimit bounds ec.out: the output cap, or the value cap while capturing a block into a value.
@@ -108,11 +117,9 @@ func (t *Template) Render(ctx map[string]Value, opts RenderOptions) (*Output, er
 	ec := &evalCtx{opts: opts, ctx: ctx, out: &b, blocks: map[string][]*Block{}, blockAt: map[*Block]*Template{}, b: newBudget(&opts), tmpl: t}
 	ec.outLimit = opts.MaxOutput
 	ec.frames = []*frame{newFrame()}
+	ec.addBlocks(t)
 	err := ec.renderTemplate(Range{}, t)
 	text := b.String()
-	if err == nil && t.TrailingNewline && strings.HasSuffix(text, "\n") {
-		text = strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r")
-	}
 	return &Output{Text: text, Segments: ec.segs, Loaded: ec.loaded, Steps: min(ec.b.steps, ec.b.maxSteps)}, err
 }
 
@@ -130,69 +137,19 @@ func (ec *evalCtx) enter(r Range) error {
 	return nil
 }
 
-func (ec *evalCtx) renderTemplate(at Range, t *Template) error {
-	defer func() { ec.depth-- }()
-	if err := ec.enter(at); err != nil {
-		return err
+// autoescapeMode is minijinja's reading of an autoescape value: "html" and anything equal to true turn
+// HTML escaping on, "none" and everything else that is not a string turn it off; other strings fail
+// (goose builds minijinja without the json feature).
+func (ec *evalCtx) autoescapeMode(s *AutoEscape, v Value) (bool, error) {
+	switch {
+	case v.kind == KindString && v.s == "html":
+		return true, nil
+	case v.kind == KindString && v.s == "none":
+		return false, nil
+	case v.kind == KindString:
+		return false, ec.fail(s.R, "invalid operation: invalid value to autoescape tag")
 	}
-	prev := ec.tmpl
-	ec.tmpl = t
-	defer func() { ec.tmpl = prev }()
-	for name, b := range t.Blocks {
-		ec.blocks[name] = append(ec.blocks[name], b)
-		ec.blockAt[b] = t
-	}
-	if t.Extends == nil {
-		return ec.stmts(t.Body)
-	}
-	// child: run the body for its side effects (output outside blocks is discarded), then the parent
-	saved, savedSegs := ec.out, ec.segs
-	ec.out = &strings.Builder{}
-	err := ec.stmts(t.Body)
-	ec.out, ec.segs = saved, savedSegs
-	if err != nil {
-		return err
-	}
-	name, err := ec.eval(t.Extends.Name)
-	if err != nil {
-		return err
-	}
-	parent, err := ec.load(t.Extends.R, name)
-	if err != nil {
-		return err
-	}
-	return ec.renderTemplate(t.Extends.R, parent)
-}
-
-func (ec *evalCtx) load(r Range, name Value) (*Template, error) {
-	if name.kind != KindString {
-		return nil, ec.fail(r, "invalid operation: template name must be a string, got %s", name.typeName())
-	}
-	if ec.opts.Loader == nil {
-		return nil, ec.fail(r, "template not found: template %q does not exist", name.s)
-	}
-	res, seen := ec.loadCache[name.s]
-	if !seen {
-		// an include in a loop reads and parses its file once
-		res.t, res.err = ec.opts.Loader(name.s)
-		if ec.loadCache == nil {
-			ec.loadCache = map[string]loadResult{}
-		}
-		ec.loadCache[name.s] = res
-		if t := res.t; t != nil && res.err == nil {
-			ec.loaded = append(ec.loaded, t)
-			if err := ec.work(r, len(t.Source)/64); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if res.err != nil {
-		return nil, ec.fail(r, "%s", res.err.Error())
-	}
-	if res.t == nil {
-		return nil, ec.fail(r, "template not found: template %q does not exist", name.s)
-	}
-	return res.t, nil
+	return equal(v, BoolValue(true)), nil
 }
 
 func (ec *evalCtx) write(s string, src int, exact bool) error {
@@ -250,6 +207,9 @@ func (ec *evalCtx) stmt(s Stmt) error {
 		if err != nil {
 			return err
 		}
+		if ec.autoescape && !v.safe {
+			text = htmlEscaper.Replace(text)
+		}
 		return ec.write(text, s.R.Start, false)
 	case *If:
 		ok, err := ec.truthy(s.Cond)
@@ -274,6 +234,7 @@ func (ec *evalCtx) stmt(s Stmt) error {
 			return err
 		}
 		v := StringValue(text)
+		v.safe = ec.autoescape // minijinja captures escaped output as safe text
 		if s.Filter != nil {
 			if v, err = ec.applyFilterChain(s.Filter, v); err != nil {
 				return err
@@ -295,27 +256,24 @@ func (ec *evalCtx) stmt(s Stmt) error {
 		defer ec.pop()
 		return ec.stmts(s.Body)
 	case *Block:
+		if ec.inh != nil && ec.inh.parent != nil {
+			return nil // after `{% extends %}` blocks render in the parent
+		}
 		return ec.renderBlock(s.R, s.Name, 0)
 	case *Extends:
-		return nil // handled by renderTemplate
+		return ec.extend(s)
 	case *Include:
 		name, err := ec.eval(s.Name)
 		if err != nil {
 			return err
 		}
-		t, err := ec.load(s.R, name)
-		if err != nil {
-			if s.IgnoreMissing {
-				return nil
-			}
+		t, err := ec.firstExisting(s.R, name, s.IgnoreMissing)
+		if err != nil || t == nil {
 			return err
 		}
-		return ec.renderTemplate(s.R, t)
+		return ec.include(s, t)
 	case *Import:
-		for _, n := range s.Names {
-			ec.frames[len(ec.frames)-1].set(n.Name, MapValue(NewMap()))
-		}
-		return nil
+		return ec.importModule(s)
 	case *FilterBlock:
 		text, err := ec.capture(s.Body)
 		if err != nil {
@@ -330,31 +288,24 @@ func (ec *evalCtx) stmt(s Stmt) error {
 			return err
 		}
 		return ec.write(text, s.R.Start, false)
+	case *Do:
+		_, err := ec.eval(s.Call)
+		return err
 	case *AutoEscape:
+		v, err := ec.eval(s.Expr)
+		if err != nil {
+			return err
+		}
+		on, err := ec.autoescapeMode(s, v)
+		if err != nil {
+			return err
+		}
+		saved := ec.autoescape
+		ec.autoescape = on
+		defer func() { ec.autoescape = saved }()
 		return ec.stmts(s.Body)
 	}
 	return nil
-}
-
-func (ec *evalCtx) renderBlock(at Range, name string, level int) error {
-	defer func() { ec.depth-- }()
-	if err := ec.enter(at); err != nil {
-		return err
-	}
-	chain := ec.blocks[name]
-	if level >= len(chain) {
-		return nil
-	}
-	b := chain[level]
-	prev := ec.tmpl
-	ec.tmpl = ec.blockAt[b]
-	defer func() { ec.tmpl = prev }()
-	ec.push(newFrame("super", Value{kind: KindFunc, fn: func(ec *evalCtx, _ []Value, _ []kwValue) (Value, error) {
-		text, err := ec.captureFn(func() error { return ec.renderBlock(at, name, level+1) })
-		return StringValue(text), err
-	}}))
-	defer ec.pop()
-	return ec.stmts(b.Body)
 }
 
 func (ec *evalCtx) capture(body []Stmt) (string, error) {
@@ -375,12 +326,15 @@ func (ec *evalCtx) assign(target Expr, v Value) error {
 	case *Name:
 		ec.frames[len(ec.frames)-1].set(t.Name, v)
 	case *Tuple:
+		if v.kind != KindSeq && v.kind != KindMap {
+			return ec.fail(t.R, "cannot unpack: value is not iterable") // minijinja unpacks sequences and maps only
+		}
 		items, err := ec.iterate(t, v)
 		if err != nil {
 			return err
 		}
 		if len(items) != len(t.Items) {
-			return ec.fail(t.R, "invalid operation: cannot unpack %d values into %d targets", len(items), len(t.Items))
+			return ec.fail(t.R, "cannot unpack: sequence of wrong length (expected %d, got %d)", len(t.Items), len(items))
 		}
 		for i, it := range t.Items {
 			if err := ec.assign(it, items[i]); err != nil {
@@ -393,7 +347,7 @@ func (ec *evalCtx) assign(target Expr, v Value) error {
 			return err
 		}
 		if obj.kind != KindMap {
-			return ec.fail(t.R, "invalid operation: can only assign to namespaces")
+			return ec.fail(t.R, "invalid operation: can only assign to namespaces, not %s", obj.typeName())
 		}
 		if err := ec.fits(t.R, addSize(obj.byteSize(), v.byteSize())); err != nil {
 			return err

@@ -95,12 +95,8 @@ func (ec *evalCtx) eval(e Expr) (Value, error) {
 			case KindFloat:
 				return FloatValue(-v.f), nil
 			}
-			return Value{}, ec.fail(e.R, "invalid operation: tried to use - operator on unsupported types %s", v.typeName())
 		}
-		if !v.isNumber() {
-			return Value{}, ec.fail(e.R, "invalid operation: tried to use + operator on unsupported types %s", v.typeName())
-		}
-		return v, nil
+		return Value{}, ec.fail(e.R, "invalid operation") // minijinja's negation gives no detail
 	case *Binary:
 		return ec.binary(e)
 	case *CondExpr:
@@ -174,26 +170,57 @@ func (ec *evalCtx) getAttr(r Range, obj, key Value) (Value, error) {
 	return Undefined(), nil
 }
 
+// sliceIndex converts a slice bound as minijinja's i64 conversion does.
+func (ec *evalCtx) sliceIndex(r Range, v Value) (int, error) {
+	switch v.kind {
+	case KindInt:
+		return int(v.i), nil
+	case KindBool:
+		if v.b {
+			return 1, nil
+		}
+		return 0, nil
+	case KindFloat:
+		if f := v.f; f == math.Trunc(f) && f >= math.MinInt64 && f < math.MaxInt64 {
+			return int(f), nil
+		}
+		return 0, ec.fail(r, "invalid operation: cannot convert number to i64")
+	}
+	return 0, ec.fail(r, "invalid operation: cannot convert %s to i64", v.typeName())
+}
+
 func (ec *evalCtx) slice(e *Slice) (Value, error) {
 	obj, err := ec.eval(e.Expr)
 	if err != nil {
 		return Value{}, err
 	}
-	bound := func(x Expr, def int) (int, error) {
+	// minijinja evaluates start, stop and step in order, then converts each (none or absent: the
+	// default), then looks at the step and at what is sliced
+	var bounds [3]Value
+	given := [3]bool{}
+	for i, x := range [3]Expr{e.Start, e.Stop, e.Step} {
 		if x == nil {
-			return def, nil
+			continue
 		}
-		v, err := ec.eval(x)
-		if err != nil {
-			return 0, err
+		if bounds[i], err = ec.eval(x); err != nil {
+			return Value{}, err
 		}
-		if v.kind == KindNone {
-			return def, nil
+		given[i] = bounds[i].kind != KindNone
+	}
+	var idx [3]int
+	for i := range bounds {
+		if given[i] {
+			if idx[i], err = ec.sliceIndex(e.R, bounds[i]); err != nil {
+				return Value{}, err
+			}
 		}
-		if v.kind != KindInt {
-			return 0, ec.fail(x.Span(), "invalid operation: slice indices must be integers")
-		}
-		return int(v.i), nil
+	}
+	step := 1
+	if given[2] {
+		step = idx[2]
+	}
+	if step == 0 {
+		return Value{}, ec.fail(e.R, "invalid operation: cannot slice by step size of 0")
 	}
 	var items []Value
 	isStr := obj.kind == KindString
@@ -208,25 +235,22 @@ func (ec *evalCtx) slice(e *Slice) (Value, error) {
 			items = append(items, StringValue(string(r)))
 		}
 	case KindUndefined:
-		return Value{}, ec.fail(e.R, "undefined value")
+		if ec.opts.Undefined == Strict {
+			return Value{}, ec.fail(e.R, "undefined value")
+		}
+		return SeqValue(nil), nil // lenient: undefined slices as none does, to an empty sequence
+	case KindNone:
+		return SeqValue(nil), nil
 	default:
 		return Value{}, ec.fail(e.R, "invalid operation: value of type %s cannot be sliced", obj.typeName())
 	}
 	n := len(items)
-	step, err := bound(e.Step, 1)
-	if err != nil {
-		return Value{}, err
+	start, stop := 0, n
+	if given[0] {
+		start = idx[0]
 	}
-	if step == 0 {
-		return Value{}, ec.fail(e.R, "invalid operation: cannot slice by step size of 0")
-	}
-	start, err := bound(e.Start, 0)
-	if err != nil {
-		return Value{}, err
-	}
-	stop, err := bound(e.Stop, n)
-	if err != nil {
-		return Value{}, err
+	if given[1] {
+		stop = idx[1]
 	}
 	norm := func(i int) int {
 		if i < 0 {
@@ -241,11 +265,11 @@ func (ec *evalCtx) slice(e *Slice) (Value, error) {
 		}
 	} else {
 		s := n - 1
-		if e.Start != nil {
+		if given[0] {
 			s = min(norm(start), n-1)
 		}
 		stopAt := -1
-		if e.Stop != nil {
+		if given[1] {
 			stopAt = norm(stop)
 		}
 		for i := s; i > stopAt; i += step {
@@ -263,15 +287,18 @@ func (ec *evalCtx) slice(e *Slice) (Value, error) {
 }
 
 func (ec *evalCtx) call(e *Call) (Value, error) {
-	callee, err := ec.eval(e.Callee)
+	callee, err := ec.callee(e)
 	if err != nil {
 		return Value{}, err
 	}
 	if callee.kind != KindFunc {
 		if n, ok := e.Callee.(*Name); ok && callee.kind == KindUndefined {
+			if n.Name == "super" {
+				return Value{}, ec.fail(e.R, "invalid operation: cannot super outside of block")
+			}
 			return Value{}, ec.fail(e.R, "unknown function: %s is unknown", n.Name)
 		}
-		return Value{}, ec.fail(e.R, "invalid operation: %s is not callable", callee.typeName())
+		return Value{}, ec.fail(e.R, "invalid operation: value of type %s is not callable", callee.typeName())
 	}
 	args, kwargs, err := ec.evalArgs(e.Args, e.Kwargs)
 	if err != nil {
@@ -285,6 +312,28 @@ func (ec *evalCtx) call(e *Call) (Value, error) {
 		return v, err
 	}
 	return ec.fitsValue(e.R, v)
+}
+
+// callee evaluates what a call calls. `x.name(…)` is a method call to minijinja: the value must hold an
+// attribute of that name (a map's key here), else "x has no method named name".
+func (ec *evalCtx) callee(e *Call) (Value, error) {
+	ga, ok := e.Callee.(*GetAttr)
+	if !ok {
+		return ec.eval(e.Callee)
+	}
+	obj, err := ec.eval(ga.Expr)
+	if err != nil {
+		return Value{}, err
+	}
+	if obj.kind == KindMap {
+		if v, ok := obj.m.Get(ga.Name); ok {
+			return v, nil
+		}
+		if l := obj.m.loop; l != nil && ga.Name == "cycle" {
+			return Value{kind: KindFunc, fn: l.cycle}, nil
+		}
+	}
+	return Value{}, ec.fail(e.R, "unknown method: %s has no method named %s", obj.typeName(), ga.Name)
 }
 
 func (ec *evalCtx) evalArgs(args []Expr, kwargs []Kwarg) ([]Value, []kwValue, error) {
@@ -309,15 +358,12 @@ func (ec *evalCtx) evalArgs(args []Expr, kwargs []Kwarg) ([]Value, []kwValue, er
 
 func (ec *evalCtx) binary(e *Binary) (Value, error) {
 	switch e.Op {
-	case "and":
+	case "and", "or":
 		l, err := ec.eval(e.Left)
-		if err != nil || !l.Truthy() {
-			return l, err
+		if err == nil && l.kind == KindUndefined && ec.opts.Undefined == Strict {
+			err = ec.fail(e.Left.Span(), "undefined value")
 		}
-		return ec.eval(e.Right)
-	case "or":
-		l, err := ec.eval(e.Left)
-		if err != nil || l.Truthy() {
+		if err != nil || l.Truthy() == (e.Op == "or") {
 			return l, err
 		}
 		return ec.eval(e.Right)
@@ -329,6 +375,13 @@ func (ec *evalCtx) binary(e *Binary) (Value, error) {
 	r, err := ec.eval(e.Right)
 	if err != nil {
 		return Value{}, err
+	}
+	switch e.Op {
+	case "==", "!=", "<", "<=", ">", ">=", "in", "not in":
+		// strict undefined fails in comparisons and containment, as minijinja's does
+		if ec.opts.Undefined == Strict && (l.kind == KindUndefined || r.kind == KindUndefined) {
+			return Value{}, ec.fail(e.R, "undefined value")
+		}
 	}
 	switch e.Op {
 	case "==", "!=", "<", "<=", ">", ">=":

@@ -133,7 +133,22 @@ func (p *parser) binExpr(minPrec int) (Expr, error) {
 	}
 }
 
+// unary is a negation or primary with its attributes, subscripts, calls, filters and tests (the
+// recursion is counted in negation).
 func (p *parser) unary() (Expr, error) {
+	e, err := p.negation()
+	if err != nil {
+		return nil, err
+	}
+	if e, err = p.postfix(e); err != nil {
+		return nil, err
+	}
+	return p.filterChain(e)
+}
+
+// negation is `-`… before a primary: minijinja's minus binds tighter than attributes, calls and filters
+// (`-x.y` is `(-x).y`, `-1|abs` is 1), and there is no unary `+`.
+func (p *parser) negation() (Expr, error) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
@@ -142,22 +157,15 @@ func (p *parser) unary() (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.kind == tkOp && (t.val == "-" || t.val == "+") {
-		p.next()
-		e, err := p.unary()
-		if err != nil {
-			return nil, err
-		}
-		return &Unary{R: Range{Start: t.r.Start, End: e.Span().End}, Op: t.val, Expr: e}, nil
+	if t.kind != tkOp || t.val != "-" {
+		return p.primary()
 	}
-	e, err := p.primary()
+	p.next()
+	e, err := p.negation()
 	if err != nil {
 		return nil, err
 	}
-	if e, err = p.postfix(e); err != nil {
-		return nil, err
-	}
-	return p.filterChain(e)
+	return &Unary{R: Range{Start: t.r.Start, End: e.Span().End}, Op: t.val, Expr: e}, nil
 }
 
 // filterChain parses `| f(args)` and `is test` suffixes; with base nil it parses a bare filter chain.
@@ -327,10 +335,19 @@ func (p *parser) postfix(e Expr) (Expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			if n.kind != tkIdent && n.kind != tkInt {
-				return nil, p.unexpected(n, "identifier")
+			switch n.kind {
+			case tkIdent:
+				e = &GetAttr{R: Range{Start: e.Span().Start, End: n.r.End}, Expr: e, Name: n.val, NameRange: n.r}
+			case tkInt:
+				// minijinja reads `x.1` as `x[1]`
+				idx, err := parseInt(n)
+				if err != nil {
+					return nil, err
+				}
+				e = &GetItem{R: Range{Start: e.Span().Start, End: n.r.End}, Expr: e, Index: &Const{R: n.r, Value: idx}}
+			default:
+				return nil, p.unexpected(n, "identifier or integer")
 			}
-			e = &GetAttr{R: Range{Start: e.Span().Start, End: n.r.End}, Expr: e, Name: n.val, NameRange: n.r}
 		case "[":
 			p.next()
 			e2, err := p.subscript(e)
@@ -368,7 +385,7 @@ func (p *parser) subscript(base Expr) (Expr, error) {
 				return &Slice{R: r, Expr: base, Start: parts[0], Stop: parts[1], Step: parts[2]}, nil
 			}
 			if parts[0] == nil {
-				return nil, p.unexpected(t, "expression")
+				return nil, p.notExpression(t) // `x[]`: minijinja parses an expression at `]`
 			}
 			return &GetItem{R: r, Expr: base, Index: parts[0]}, nil
 		}
@@ -447,7 +464,16 @@ func (p *parser) primary() (Expr, error) {
 			return p.dict(t)
 		}
 	}
-	return nil, p.unexpected(t, "expression")
+	return nil, p.notExpression(t)
+}
+
+// notExpression is minijinja's error for a token that cannot start an expression: only the end of the
+// input says what was expected.
+func (p *parser) notExpression(t token) error {
+	if t.kind == tkEOF {
+		return p.unexpected(t, "expression")
+	}
+	return &SyntaxError{R: t.r, Msg: "unexpected " + t.describe()}
 }
 
 func (p *parser) parenthesized(open token) (Expr, error) {

@@ -83,6 +83,12 @@ func (ec *evalCtx) seqOf(f *Filter, v Value) ([]Value, error) {
 	return ec.iterate(f, v)
 }
 
+// htmlEscaper is minijinja's HTML escaping (the `escape` filter and autoescaped output).
+var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#x27;", "/", "&#x2f;")
+
+// safeString is a string marked safe: autoescaping and `escape` leave it as it is.
+func safeString(s string) Value { return Value{kind: KindString, s: s, safe: true} }
+
 func init() {
 	strFilter := func(fn func(string) string) filterFn {
 		return func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
@@ -112,12 +118,17 @@ func init() {
 		return v, nil
 	}
 	escape := func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+		if v.safe {
+			return v, nil // already escaped or marked safe
+		}
 		s, err := ec.str(f, v)
-		r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#x27;", "/", "&#x2f;")
-		return StringValue(r.Replace(s)), err
+		return safeString(htmlEscaper.Replace(s)), err
 	}
 	filters = map[string]filterFn{
-		"safe":       func(_ *evalCtx, _ *Filter, v Value, _ []Value, _ []kwValue) (Value, error) { return v, nil },
+		"safe": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+			s, err := ec.str(f, v)
+			return safeString(s), err
+		},
 		"escape":     escape,
 		"e":          escape,
 		"lower":      strFilter(strings.ToLower),
@@ -138,7 +149,7 @@ func init() {
 		"d":       def,
 		"items": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
 			if v.kind != KindMap {
-				return Value{}, ec.fail(f.R, "invalid operation: cannot convert value into pair list")
+				return Value{}, ec.fail(f.R, "invalid operation: cannot convert value into pairs")
 			}
 			out := make([]Value, len(v.m.Keys))
 			for i, k := range v.m.Keys {
@@ -216,7 +227,7 @@ func init() {
 		"round": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
 			x, ok := v.asFloat()
 			if !ok {
-				return Value{}, ec.fail(f.R, "invalid operation: cannot round value of type %s", v.typeName())
+				return Value{}, ec.fail(f.R, "invalid operation: cannot round value (%s)", v.typeName())
 			}
 			p := math.Pow(10, float64(intArg(args, kw, 0, "precision", 0)))
 			return FloatValue(math.Round(x*p) / p), nil
@@ -234,7 +245,7 @@ func init() {
 			case KindFloat:
 				return FloatValue(math.Abs(v.f)), nil
 			}
-			return Value{}, ec.fail(f.R, "invalid operation: cannot get absolute value of %s", v.typeName())
+			return Value{}, ec.fail(f.R, "invalid operation: cannot get absolute value")
 		},
 		"int": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
 			switch v.kind {

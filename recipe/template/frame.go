@@ -41,6 +41,16 @@ func (f *frame) get(name string) (Value, bool) {
 	return Value{}, false
 }
 
+// each calls fn for every name in f.
+func (f *frame) each(fn func(name string, v Value)) {
+	for k, v := range f.m {
+		fn(k, v)
+	}
+	for i, n := range f.names {
+		fn(n, f.vals[i])
+	}
+}
+
 func (f *frame) set(name string, v Value) {
 	if f.m != nil {
 		f.m[name] = v

@@ -4,6 +4,7 @@ package template
 
 import (
 	"fmt"
+	"math/big"
 	"strings"
 )
 
@@ -300,39 +301,79 @@ func (lx *lexer) closeTag(kind TagKind) {
 // operators, longest first.
 var operators = []string{"**", "//", "==", "!=", "<=", ">=", "+", "-", "*", "/", "%", "~", "(", ")", "[", "]", "{", "}", ",", ".", ":", "|", "=", "<", ">"}
 
+// number scans a number literal with minijinja's state machine: `0b`/`0o`/`0x` integers, decimal integers,
+// fractions (`1.` included), exponents, and `_` anywhere after the first digit but not at the end.
 func (lx *lexer) number() (token, error) {
 	s, p := lx.src, lx.pos
-	q := p
-	isFloat := false
-	for q < len(s) && (s[q] >= '0' && s[q] <= '9' || s[q] == '_') {
-		q++
-	}
-	if q+1 < len(s) && s[q] == '.' && s[q+1] >= '0' && s[q+1] <= '9' {
-		isFloat = true
-		q++
-		for q < len(s) && (s[q] >= '0' && s[q] <= '9' || s[q] == '_') {
-			q++
+	const (
+		stRadix = iota
+		stInteger
+		stFraction
+		stExponent
+		stExponentSign
+	)
+	radix, state, q := 10, stInteger, p
+	if p+1 < len(s) && s[p] == '0' {
+		switch s[p+1] {
+		case 'b', 'B':
+			radix = 2
+		case 'o', 'O':
+			radix = 8
+		case 'x', 'X':
+			radix = 16
+		}
+		if radix != 10 {
+			state, q = stRadix, p+2
 		}
 	}
-	if q < len(s) && (s[q] == 'e' || s[q] == 'E') {
-		r := q + 1
-		if r < len(s) && (s[r] == '+' || s[r] == '-') {
-			r++
-		}
-		if r < len(s) && s[r] >= '0' && s[r] <= '9' {
-			isFloat = true
-			for r < len(s) && s[r] >= '0' && s[r] <= '9' {
-				r++
+	digitsStart := q
+	hasUnderscore := false
+scan:
+	for ; q < len(s); q++ {
+		c := s[q]
+		switch {
+		case c == '.' && state == stInteger:
+			// `x.1.name` is an attribute chain, `1.e3` a float: an identifier after the dot ends the number
+			isExp := q+2 < len(s) && (s[q+1] == 'e' || s[q+1] == 'E') && (s[q+2] == '+' || s[q+2] == '-' || s[q+2] >= '0' && s[q+2] <= '9')
+			if !isExp && q+1 < len(s) && (s[q+1] == '_' || s[q+1] >= 'a' && s[q+1] <= 'z' || s[q+1] >= 'A' && s[q+1] <= 'Z') {
+				break scan
 			}
-			q = r
+			state = stFraction
+		case (c == 'e' || c == 'E') && (state == stInteger || state == stFraction):
+			state = stExponent
+		case (c == '+' || c == '-') && state == stExponent:
+			state = stExponentSign
+		case c >= '0' && c <= '9' && state == stExponent:
+			state = stExponentSign
+		case c >= '0' && c <= '9':
+		case (c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') && state == stRadix && radix == 16:
+		case c == '_':
+			hasUnderscore = true
+		default:
+			break scan
 		}
 	}
 	lx.pos = q
-	kind := tkInt
-	if isFloat {
-		kind = tkFloat
+	r := Range{Start: p, End: q}
+	num := s[digitsStart:q]
+	if hasUnderscore {
+		if strings.HasSuffix(num, "_") {
+			return token{}, &SyntaxError{R: r, Msg: "'_' may not occur at end of number"}
+		}
+		num = strings.ReplaceAll(num, "_", "")
 	}
-	return token{kind: kind, val: strings.ReplaceAll(s[p:q], "_", ""), r: Range{Start: p, End: q}}, nil
+	if state != stInteger && state != stRadix {
+		return token{kind: tkFloat, val: num, r: r}, nil
+	}
+	if radix != 10 {
+		// the token keeps decimal digits, so the parser reads every integer the same way
+		n, ok := new(big.Int).SetString(num, radix)
+		if !ok || num == "" || n.BitLen() > 128 {
+			return token{}, &SyntaxError{R: r, Msg: "invalid integer (too large)"}
+		}
+		num = n.String()
+	}
+	return token{kind: tkInt, val: num, r: r}, nil
 }
 
 func (lx *lexer) str(quote byte) (token, error) {

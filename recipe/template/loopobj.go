@@ -2,6 +2,8 @@
 
 package template
 
+import "errors"
+
 // loopKeys are the `loop` attributes in minijinja's order (previtem/nextitem only where they exist).
 var loopKeys = []string{"index", "index0", "revindex", "revindex0", "first", "last", "length", "depth", "previtem", "nextitem"}
 
@@ -33,6 +35,22 @@ func newLoopObject(items []Value, i int) *Map {
 		m.size += items[i+1].byteSize()
 	}
 	return m
+}
+
+// cycle is `loop.cycle(a, b, …)`: the argument at the iteration's index modulo their count (keyword
+// arguments count as one more, a map, as minijinja passes them).
+func (l *loopInfo) cycle(_ *evalCtx, args []Value, kwargs []kwValue) (Value, error) {
+	if len(kwargs) > 0 {
+		m := NewMap()
+		for _, kw := range kwargs {
+			m.Set(kw.name, kw.v)
+		}
+		args = append(args[:len(args):len(args)], MapValue(m))
+	}
+	if len(args) == 0 {
+		return Value{}, errors.New("invalid operation: loop.cycle needs at least one value")
+	}
+	return args[l.i%len(args)], nil
 }
 
 func (l *loopInfo) get(k string) (Value, bool) {

@@ -4,7 +4,9 @@ package template
 
 import (
 	"fmt"
+	"math/big"
 	"strconv"
+	"strings"
 )
 
 const (
@@ -29,16 +31,21 @@ type parser struct {
 	chain  int // links of the chains being read (operators, filters, postfix, elif)
 	blocks map[string]*Block
 	ext    *Extends
+	// srcEnd is the end of the whole source, the trailing newline minijinja drops included: where an
+	// unclosed block is reported
+	srcEnd int
 }
 
 // Parse parses src as a template named name.
 func Parse(name, src string) (*Template, error) {
-	p := &parser{lx: &lexer{src: src}, blocks: map[string]*Block{}}
+	// minijinja (keep_trailing_newline off) drops one trailing "\n", then one "\r", from every template
+	// it loads before lexing it; ranges stay valid since the lexed text is a prefix of src
+	lexed := strings.TrimSuffix(src, "\n")
+	lexed = strings.TrimSuffix(lexed, "\r")
+	p := &parser{lx: &lexer{src: lexed}, blocks: map[string]*Block{}, srcEnd: len(src)}
 	body, end, err := p.subparse(nil)
 	t := &Template{Name: name, Source: src, Body: body, Blocks: p.blocks, Extends: p.ext, Tags: p.lx.tags}
-	if n := len(src); n > 0 && src[n-1] == '\n' {
-		t.TrailingNewline = true
-	}
+	t.TrailingNewline = len(lexed) < len(src)
 	if err != nil {
 		return t, err
 	}
@@ -169,7 +176,7 @@ func (p *parser) subparse(ends []string) ([]Stmt, string, error) {
 		switch op {
 		case openEOF:
 			if len(ends) > 0 {
-				eof := len(p.lx.src)
+				eof := max(p.srcEnd, len(p.lx.src))
 				return body, "", &SyntaxError{R: Range{Start: eof, End: eof}, Msg: "unexpected end of input, expected end of block"}
 			}
 			return body, "", nil
@@ -193,8 +200,13 @@ func (p *parser) subparse(ends []string) ([]Stmt, string, error) {
 			if err != nil {
 				return body, "", err
 			}
-			if kw.kind != tkIdent {
-				return body, "", p.unexpected(kw, "statement")
+			switch kw.kind {
+			case tkIdent:
+			case tkEOF:
+				return body, "", &SyntaxError{R: kw.r, Msg: "unexpected end of input, expected keyword"}
+			default:
+				// minijinja's words for a tag that holds no keyword (`{%%}`, `{% 1 %}`)
+				return body, "", &SyntaxError{R: kw.r, Msg: fmt.Sprintf("unknown %s, expected statement", kw.describe())}
 			}
 			for _, e := range ends {
 				if kw.val == e {
@@ -283,8 +295,10 @@ func (p *parser) statement(start int, kw token) (Stmt, error) {
 		return inc, nil
 	case "import", "from":
 		return p.importStmt(start, kw.val)
+	case "do":
+		return p.doStmt(start)
 	case "filter":
-		f, err := p.filterChain(nil)
+		f, err := p.blockFilters()
 		if err != nil {
 			return nil, err
 		}
@@ -304,10 +318,7 @@ func (p *parser) statement(start int, kw token) (Stmt, error) {
 		}
 		return &AutoEscape{R: r, Expr: e, Body: body}, nil
 	}
-	switch kw.val {
-	case "elif", "else", "endif", "endfor", "endblock", "endset", "endwith", "endfilter", "endautoescape", "endraw", "endmacro", "endcall":
-		return nil, &SyntaxError{R: kw.r, Msg: fmt.Sprintf("unexpected `%s`: no open block to end", kw.val)}
-	}
+	// a stray end tag (`{% endif %}` with no open `if`) is an unknown statement to minijinja too
 	return nil, &SyntaxError{R: kw.r, Msg: "unknown statement " + kw.val}
 }
 
@@ -315,9 +326,11 @@ func parseInt(t token) (Value, error) {
 	if i, err := strconv.ParseInt(t.val, 10, 64); err == nil {
 		return IntValue(i), nil
 	}
-	f, err := strconv.ParseFloat(t.val, 64)
-	if err != nil {
-		return Value{}, &SyntaxError{R: t.r, Msg: "invalid integer"}
+	// past 64 bits minijinja keeps up to 128; goose-ls approximates those with a float
+	n, ok := new(big.Int).SetString(t.val, 10)
+	if !ok || n.BitLen() > 128 {
+		return Value{}, &SyntaxError{R: t.r, Msg: "invalid integer (too large)"}
 	}
+	f, _ := new(big.Float).SetInt(n).Float64()
 	return FloatValue(f), nil
 }

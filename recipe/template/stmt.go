@@ -5,7 +5,7 @@ package template
 import "fmt"
 
 func (p *parser) ifStmt(start int) (Stmt, error) {
-	cond, err := p.expr()
+	cond, err := p.orExpr() // minijinja reads the condition without an inline `if`
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,66 @@ func (p *parser) targetItem() (Expr, error) {
 	if t.kind != tkIdent {
 		return nil, p.unexpected(t, "identifier")
 	}
+	if err := reservedName(t); err != nil {
+		return nil, err
+	}
 	return &Name{R: t.r, Name: t.val}, nil
+}
+
+// reservedName refuses the names minijinja's parser will not assign to.
+func reservedName(t token) error {
+	switch t.val {
+	case "true", "True", "false", "False", "none", "None", "loop", "self":
+		return &SyntaxError{R: t.r, Msg: "cannot assign to reserved variable name " + t.val}
+	}
+	return nil
+}
+
+// blockFilters parses the filters of `{% filter f | g %}` and `{% set x | f %}` as minijinja does:
+// filter calls joined by `|` up to the end of the tag, at least one.
+func (p *parser) blockFilters() (Expr, error) {
+	defer func(chain int) { p.chain = chain }(p.chain)
+	var e Expr
+	for {
+		if err := p.link(); err != nil {
+			return nil, err
+		}
+		t, err := p.peek()
+		if err != nil {
+			return nil, err
+		}
+		if t.kind == tkBlockEnd {
+			if e == nil {
+				return nil, &SyntaxError{R: t.r, Msg: "expected a filter"}
+			}
+			return e, nil
+		}
+		if e != nil {
+			if _, err := p.expectOp("|"); err != nil {
+				return nil, err
+			}
+		}
+		name, err := p.next()
+		if err != nil {
+			return nil, err
+		}
+		if name.kind != tkIdent {
+			return nil, p.unexpected(name, "identifier")
+		}
+		f := &Filter{Expr: e, Name: name.val, NameRange: name.r, R: name.r}
+		if e != nil {
+			f.R.Start = e.Span().Start
+		}
+		if p.isOp("(") {
+			p.next()
+			end, err := p.args(&f.Args, &f.Kwargs)
+			if err != nil {
+				return nil, err
+			}
+			f.R.End = end
+		}
+		e = f
+	}
 }
 
 func (p *parser) setStmt(start int) (Stmt, error) {
@@ -167,7 +226,8 @@ func (p *parser) setStmt(start int) (Stmt, error) {
 	}
 	st := &SetBlock{Target: target}
 	if p.isOp("|") {
-		if st.Filter, err = p.filterChain(nil); err != nil {
+		p.next()
+		if st.Filter, err = p.blockFilters(); err != nil {
 			return nil, err
 		}
 	}
@@ -250,6 +310,41 @@ func (p *parser) blockStmt(start int) (Stmt, error) {
 	return b, nil
 }
 
+func (p *parser) doStmt(start int) (Stmt, error) {
+	e, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	call, ok := e.(*Call)
+	if !ok {
+		return nil, &SyntaxError{R: e.Span(), Msg: "expected call expression in call block, got " + describeExpr(e)}
+	}
+	t, err := p.expectBlockEnd()
+	if err != nil {
+		return nil, err
+	}
+	return &Do{R: Range{Start: start, End: t.r.End}, Call: call}, nil
+}
+
+// describeExpr names an expression's kind as minijinja's errors do.
+func describeExpr(e Expr) string {
+	switch e.(type) {
+	case *Name:
+		return "variable"
+	case *Const:
+		return "constant"
+	case *List, *Tuple:
+		return "list literal"
+	case *Dict:
+		return "map literal"
+	case *Filter:
+		return "filter expression"
+	case *Test:
+		return "test expression"
+	}
+	return "expression"
+}
+
 func (p *parser) importStmt(start int, kw string) (Stmt, error) {
 	e, err := p.expr()
 	if err != nil {
@@ -284,7 +379,11 @@ func (p *parser) importStmt(start int, kw string) (Stmt, error) {
 			if n.kind != tkIdent {
 				return nil, p.unexpected(n, "identifier")
 			}
+			if err := reservedName(n); err != nil {
+				return nil, err
+			}
 			bound := &Name{R: n.r, Name: n.val}
+			st.From = append(st.From, n.val)
 			if p.isKeyword("as") {
 				p.next()
 				a, err := p.next()
@@ -293,6 +392,9 @@ func (p *parser) importStmt(start int, kw string) (Stmt, error) {
 				}
 				if a.kind != tkIdent {
 					return nil, p.unexpected(a, "identifier")
+				}
+				if err := reservedName(a); err != nil {
+					return nil, err
 				}
 				bound = &Name{R: a.r, Name: a.val}
 			}

@@ -4,6 +4,7 @@ package template
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -123,16 +124,29 @@ type globalFn = func(*evalCtx, []Value, []kwValue) (Value, error)
 // parameters (undeclared_variables does not special-case globals).
 var globals = map[string]globalFn{
 	"range": func(_ *evalCtx, args []Value, _ []kwValue) (Value, error) {
-		var lo, hi, step int64 = 0, 0, 1
-		switch len(args) {
-		case 1:
-			hi = args[0].i
-		case 2:
-			lo, hi = args[0].i, args[1].i
-		case 3:
-			lo, hi, step = args[0].i, args[1].i, args[2].i
-		default:
+		if len(args) < 1 || len(args) > 3 {
 			return Value{}, fmt.Errorf("invalid operation: range expects 1 to 3 arguments")
+		}
+		// minijinja's range(lower: isize, upper: Option<isize>, step: Option<isize>): an undefined or
+		// none upper bound or step is absent
+		var n [3]int64
+		given := [3]bool{}
+		for i, a := range args {
+			if i > 0 && (a.kind == KindUndefined || a.kind == KindNone) {
+				continue
+			}
+			v, err := toIsize(a)
+			if err != nil {
+				return Value{}, err
+			}
+			n[i], given[i] = v, true
+		}
+		lo, hi, step := int64(0), n[0], int64(1)
+		if given[1] {
+			lo, hi = n[0], n[1]
+		}
+		if given[2] {
+			step = n[2]
 		}
 		if step == 0 {
 			return Value{}, fmt.Errorf("invalid operation: cannot create range with step of 0")
@@ -180,4 +194,22 @@ var globals = map[string]globalFn{
 	"debug": func(ec *evalCtx, _ []Value, _ []kwValue) (Value, error) {
 		return StringValue(""), nil
 	},
+}
+
+// toIsize converts a function argument as minijinja's isize conversion does.
+func toIsize(v Value) (int64, error) {
+	switch v.kind {
+	case KindInt:
+		return v.i, nil
+	case KindBool:
+		if v.b {
+			return 1, nil
+		}
+		return 0, nil
+	case KindFloat:
+		if v.f == math.Trunc(v.f) && v.f >= math.MinInt64 && v.f < math.MaxInt64 {
+			return int64(v.f), nil
+		}
+	}
+	return 0, fmt.Errorf("invalid operation: cannot convert %s to isize", v.typeName())
 }

@@ -4,6 +4,7 @@ package template
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -184,7 +185,8 @@ func (v Value) typeName() string {
 	case KindMap:
 		return "map"
 	}
-	return "function"
+	return "plain object" // minijinja's kind for a function value
+
 }
 
 // Truthy is Jinja truthiness.
@@ -229,7 +231,7 @@ func (v Value) String() string {
 	case KindSeq, KindMap:
 		return v.reprString(maxPrintedBytes)
 	}
-	return "<function>"
+	return "function" // how minijinja prints a function value (`{{ range }}`)
 }
 
 // maxPrintedBytes bounds the text of a printed container outside an evaluation (the evaluator checks
@@ -443,7 +445,7 @@ func compareBounded(a, b Value, depth int, work *int) (int, bool) {
 	if *work--; *work < 0 || depth > maxValueDepth {
 		return 0, false
 	}
-	if a.isNumber() && b.isNumber() {
+	if kindRank(a.kind) == int(KindInt) && kindRank(b.kind) == int(KindInt) { // bools order as bools
 		x, _ := a.asFloat()
 		y, _ := b.asFloat()
 		switch {
@@ -465,5 +467,47 @@ func compareBounded(a, b Value, depth int, work *int) (int, bool) {
 		}
 		return len(a.seq) - len(b.seq), true
 	}
-	return 0, false
+	if a.kind == KindMap && b.kind == KindMap {
+		return compareMaps(a.m, b.m, depth, work)
+	}
+	if ra, rb := kindRank(a.kind), kindRank(b.kind); ra != rb || a.kind == KindFunc {
+		// minijinja orders values of different kinds by kind: undefined, none, bool, number, string,
+		// sequence, map, function
+		return ra - rb, true
+	}
+	switch a.kind {
+	case KindBool:
+		return boolRank(a.b) - boolRank(b.b), true
+	}
+	return 0, true // undefined or none on both sides
+}
+
+// kindRank is a kind's place in minijinja's order of values of different kinds.
+func kindRank(k Kind) int {
+	if k == KindFloat {
+		return int(KindInt)
+	}
+	return int(k)
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// compareMaps orders maps as minijinja's sorted maps: entry by entry in key order (key, then value),
+// then by size.
+func compareMaps(a, b *Map, depth int, work *int) (int, bool) {
+	ka, kb := slices.Sorted(slices.Values(a.Keys)), slices.Sorted(slices.Values(b.Keys))
+	for i := 0; i < len(ka) && i < len(kb); i++ {
+		if c := strings.Compare(ka[i], kb[i]); c != 0 {
+			return c, true
+		}
+		if c, ok := compareBounded(a.get(ka[i]), b.get(kb[i]), depth+1, work); !ok || c != 0 {
+			return c, ok
+		}
+	}
+	return len(ka) - len(kb), true
 }

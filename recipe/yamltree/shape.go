@@ -13,6 +13,8 @@ const maxDepth = 128
 const (
 	msgRecursionLimit  = "recursion limit exceeded"
 	msgRepetitionLimit = "repetition limit exceeded"
+	// msgControlCharacter is libyaml's reader error (serde_yaml prints libyaml's problem text).
+	msgControlCharacter = "control characters are not allowed"
 )
 
 // shape is the result of the pre-check.
@@ -59,8 +61,66 @@ type shapeScanner struct {
 // precheckShape scans text once; its cost is linear in the text's size.
 func precheckShape(li *source.LineIndex) shape { return precheckShapeN(li, splitEntries) }
 
-// precheckShapeN is precheckShape with mappings split past the given number of entries.
+// readerChunk is how much input libyaml's reader decodes at a time (YAML_RAW_BUFFER_SIZE); it refuses a
+// control character when it decodes it, before the scanner reaches it.
+const readerChunk = 16384
+
+// precheckShapeN is precheckShape with mappings split past the given number of entries. A character
+// libyaml's reader refuses fails the text unless goose stops earlier: at a second document or a nesting
+// error that comes before the 16 KiB chunk holding the character.
 func precheckShapeN(li *source.LineIndex, entries int) shape {
+	res := scanShape(li, entries)
+	text := li.Text()
+	off := firstControlCharacter(text)
+	if off < 0 {
+		return res
+	}
+	stop := len(text)
+	if res.secondDoc >= 0 {
+		stop = res.secondDoc
+	}
+	if res.afterEnd >= 0 {
+		stop = res.afterEnd
+	}
+	if res.err != nil {
+		stop = min(stop, res.err.Offset)
+	}
+	if off-off%readerChunk <= stop {
+		res.err = &Error{Offset: off, End: off + controlCharacterLen(text[off:]), Msg: msgControlCharacter}
+	}
+	return res
+}
+
+// firstControlCharacter is the offset of the first character libyaml's reader refuses ("control
+// characters are not allowed": C0 controls other than tab, LF and CR; DEL; C1 controls other than NEL;
+// U+FFFE and U+FFFF), or -1. Bytes that are not UTF-8 are left to the file check.
+func firstControlCharacter(text []byte) int {
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c < 0x20 && c != '\t' && c != '\n' && c != '\r', c == 0x7f:
+			return i
+		case c == 0xc2 && i+1 < len(text) && text[i+1] >= 0x80 && text[i+1] <= 0x9f && text[i+1] != 0x85:
+			return i
+		case c == 0xef && i+2 < len(text) && text[i+1] == 0xbf && (text[i+2] == 0xbe || text[i+2] == 0xbf):
+			return i
+		}
+	}
+	return -1
+}
+
+// controlCharacterLen is the byte length of the refused character at the start of text.
+func controlCharacterLen(text []byte) int {
+	switch {
+	case text[0] < 0x80:
+		return 1
+	case text[0] == 0xc2:
+		return 2
+	}
+	return 3
+}
+
+// scanShape is the line pass of precheckShapeN.
+func scanShape(li *source.LineIndex, entries int) shape {
 	s := &shapeScanner{li: li, text: li.Text(), blockScalarParent: -2, colonFrom: -1, splitEntries: entries}
 	res := shape{secondDoc: -1, afterEnd: -1}
 	for line := 0; line < li.LineCount(); line++ {

@@ -121,7 +121,9 @@ func quoteForMessage(s string) string {
 // Error is a YAML syntax error at a byte offset.
 type Error struct {
 	Offset int
-	Msg    string
+	// End, when set (> Offset), ends the offending text (a refused character); else the error is at Offset.
+	End int
+	Msg string
 }
 
 func (e *Error) Error() string { return e.Msg }
@@ -327,9 +329,22 @@ func convertError(li *source.LineIndex, err error) error {
 		if t := ye.GetToken(); t != nil && t.Position != nil {
 			off = li.OffsetFromRuneCol(base+t.Position.Line-1, t.Position.Column-1)
 		}
-		return &Error{Offset: off, Msg: ye.GetMessage()}
+		return &Error{Offset: off, Msg: libyamlWording(ye.GetMessage())}
 	}
 	return &Error{Msg: err.Error()}
+}
+
+// libyamlWording words a goccy/go-yaml message as libyaml (goose's serde_yaml) words the same problem.
+func libyamlWording(msg string) string {
+	switch {
+	case msg == "mapping value is not allowed in this context":
+		return "mapping values are not allowed in this context"
+	case strings.HasPrefix(msg, "found unknown escape character "):
+		return "found unknown escape character"
+	case strings.HasPrefix(msg, "found character ") && strings.HasSuffix(msg, " that cannot start any token"):
+		return "found character that cannot start any token"
+	}
+	return msg
 }
 
 func (b *builder) offset(t *token.Token) int {

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"io/fs"
 	"regexp"
+	"sort"
 
+	"github.com/goose-ls/goose-ls/recipe/template"
 	"github.com/goose-ls/goose-ls/recipe/yamltree"
 )
 
@@ -30,10 +32,11 @@ func (f *File) ParamRefAt(off int) *ParamRef {
 	var name string
 	var at Range
 	if f.Analysis != nil {
-		for i := range f.Analysis.Uses {
-			u := &f.Analysis.Uses[i]
-			if r := f.fromPre(u.RootR); r.Start <= off && off <= r.End {
-				name, at = u.Root, r
+		for _, uses := range [][]template.VarUse{f.Analysis.Uses, f.Analysis.Uncounted} {
+			for i := range uses {
+				if r := f.fromPre(uses[i].RootR); r.Start <= off && off <= r.End {
+					name, at = uses[i].Root, r
+				}
 			}
 		}
 	}
@@ -52,11 +55,14 @@ func (f *File) ParamRefAt(off int) *ParamRef {
 		ref.Decl = InnerRange(ref.Param.KeyNode)
 	}
 	if f.Analysis != nil {
-		for _, u := range f.Analysis.Uses {
-			if u.Root == name {
-				ref.Uses = append(ref.Uses, f.fromPre(u.RootR))
+		for _, uses := range [][]template.VarUse{f.Analysis.Uses, f.Analysis.Uncounted} {
+			for _, u := range uses {
+				if u.Root == name {
+					ref.Uses = append(ref.Uses, f.fromPre(u.RootR))
+				}
 			}
 		}
+		sort.Slice(ref.Uses, func(i, j int) bool { return ref.Uses[i].Start < ref.Uses[j].Start })
 	}
 	return ref
 }

@@ -124,8 +124,15 @@ func (f *File) checkTemplateVariables() {
 			continue
 		}
 		r := fieldRange(p.Node, "key")
+		msg := fmt.Sprintf("Unnecessary parameter definitions: %s.", p.Key)
+		for _, u := range f.Analysis.Uncounted {
+			if u.Root == p.Key {
+				msg += fmt.Sprintf(" (goose's variable check does not count its use at line %d: a template name, a slice, or a filter block's arguments)", f.Lines.Line(f.fromPre(u.RootR).Start)+1)
+				break
+			}
+		}
 		f.add(Diagnostic{R: r, Severity: SeverityError, Code: CodeParamUnused, Tags: []Tag{TagUnnecessary},
-			Message: fmt.Sprintf("Unnecessary parameter definitions: %s.", p.Key),
+			Message: msg,
 			Data:    map[string]string{"param": p.Key}})
 	}
 }

@@ -63,8 +63,10 @@ func (f *File) TemplateSpans() []Span {
 		}
 	}
 	if f.Analysis != nil {
-		for _, u := range f.Analysis.Uses {
-			out = append(out, Span{R: f.fromPre(u.RootR), Kind: SpanVariable})
+		for _, uses := range [][]template.VarUse{f.Analysis.Uses, f.Analysis.Uncounted} {
+			for _, u := range uses {
+				out = append(out, Span{R: f.fromPre(u.RootR), Kind: SpanVariable})
+			}
 		}
 		for _, fl := range f.Analysis.Filters {
 			out = append(out, Span{R: f.fromPre(fl.R), Kind: SpanFilter})

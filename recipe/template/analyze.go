@@ -22,7 +22,10 @@ type FilterUse struct {
 
 // Analysis is what the static walk finds.
 type Analysis struct {
-	Uses    []VarUse
+	Uses []VarUse
+	// Uncounted are variable reads minijinja's walk does not visit (template names, slice bases, filter-
+	// and set-block filters, autoescape values): goose does not count them, the editor still renames them.
+	Uncounted []VarUse
 	Filters []FilterUse
 	Tests   []FilterUse
 }
@@ -184,17 +187,26 @@ func attrPath(e Expr) (path string, root *Name, ok bool) {
 	}
 }
 
+// record keeps a variable read: a counted use, or an uncounted one inside an expression walked quietly.
+func (a *analyzer) record(u VarUse) {
+	if a.quiet == 0 {
+		a.out.Uses = append(a.out.Uses, u)
+	} else {
+		a.out.Uncounted = append(a.out.Uncounted, u)
+	}
+}
+
 func (a *analyzer) expr(e Expr) {
 	switch e := e.(type) {
 	case nil:
 	case *Name:
-		if a.quiet == 0 && !a.assigned(e.Name) {
-			a.out.Uses = append(a.out.Uses, VarUse{Name: e.Name, Root: e.Name, R: e.R, RootR: e.R})
+		if !a.assigned(e.Name) {
+			a.record(VarUse{Name: e.Name, Root: e.Name, R: e.R, RootR: e.R})
 		}
 	case *GetAttr:
 		if path, root, ok := attrPath(e); ok {
-			if a.quiet == 0 && !a.assigned(root.Name) {
-				a.out.Uses = append(a.out.Uses, VarUse{Name: path, Root: root.Name, R: e.R, RootR: root.R})
+			if !a.assigned(root.Name) {
+				a.record(VarUse{Name: path, Root: root.Name, R: e.R, RootR: root.R})
 			}
 			return
 		}

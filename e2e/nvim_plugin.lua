@@ -1,7 +1,7 @@
 -- The editors/nvim plugin as the README sets it up (its init snippet is this Neovim's -u file), in
 -- headless Neovim 0.7 to 0.12: the workspace root from .goosehints, every file buffer synced (a text
 -- file with unsaved changes, a file with no filetype), diagnostics, a quick fix, completion inside
--- {{ }}, the code lens, then every command: :GooseRun (asking for the new parameter), :GooseTranscript,
+-- {{ }}, :GoosePreview following an edit, the code lens, then every command: :GooseRun (asking for the new parameter), :GooseTranscript,
 -- :GooseUndo, :GooseAsk, :GooseSessions (resume), :GooseCancel, and :checkhealth goose_ls; and nothing
 -- deprecated or failing in :messages. Exits non-zero on any failure or timeout.
 local root = os.getenv('WORK_DIR')
@@ -65,6 +65,28 @@ local row = 2
 local col = vim.api.nvim_buf_get_lines(buf, row, row + 1, false)[1]:find('{{ topic', 1, true) + 4
 local labels = h.completion_labels(c, buf, row, col)
 if not labels['topic'] then fail('completion lacks topic: ' .. vim.inspect(labels)) end
+
+-- :GoosePreview renders the recipe beside it with the given value, and again as the recipe changes
+vim.cmd('GoosePreview topic=geese')
+local pbuf
+for _, w in ipairs(vim.api.nvim_list_wins()) do
+  local b = vim.api.nvim_win_get_buf(w)
+  if vim.api.nvim_buf_get_name(b):find('goose-preview://', 1, true) then pbuf = b end
+end
+if not pbuf then fail(':GoosePreview opened no preview window') end
+if vim.api.nvim_get_current_buf() ~= buf then fail(':GoosePreview moved the cursor out of the recipe') end
+if not vim.wait(10000, function() return lines(pbuf):find('about geese', 1, true) ~= nil end, 20) then
+  fail('preview lacks the rendered value:\n' .. lines(pbuf))
+end
+local last = vim.api.nvim_buf_line_count(buf)
+vim.api.nvim_buf_set_lines(buf, last, last, false, { '# preview {{ topic | upper }}' })
+if not vim.wait(10000, function() return lines(pbuf):find('# preview GEESE', 1, true) ~= nil end, 20) then
+  fail('preview did not follow the edit:\n' .. lines(pbuf))
+end
+vim.api.nvim_buf_set_lines(buf, last, last + 1, false, {})
+for _, w in ipairs(vim.api.nvim_list_wins()) do
+  if vim.api.nvim_win_get_buf(w) == pbuf then vim.api.nvim_win_close(w, true) end
+end
 
 -- code lens: the client said it runs goose.runRecipe
 local lenses = h.request(c, buf, 'textDocument/codeLens', { textDocument = { uri = vim.uri_from_bufnr(buf) } })

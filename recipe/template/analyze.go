@@ -26,8 +26,8 @@ type Analysis struct {
 	// Uncounted are variable reads minijinja's walk does not visit (template names, slice bases, filter-
 	// and set-block filters, autoescape values): goose does not count them, the editor still renames them.
 	Uncounted []VarUse
-	Filters []FilterUse
-	Tests   []FilterUse
+	Filters   []FilterUse
+	Tests     []FilterUse
 }
 
 // Names returns the distinct reported names in first-use order.

@@ -45,8 +45,18 @@ var (
 	wordRE      = regexp.MustCompile(`[A-Za-z0-9_]*$`)
 )
 
-// ProviderNames are the providers goose knows, offered for settings.goose_provider.
-var ProviderNames = []string{"openai", "anthropic", "ollama", "openrouter", "azure_openai", "google", "groq", "databricks", "bedrock", "gcp_vertex_ai", "litellm", "xai", "github_copilot", "venice", "snowflake", "sagemaker_tgi", "tetrate"}
+// ProviderNames are goose 1.38's provider names (its native ones and its built-in declarative ones), offered
+// for settings.goose_provider; agent/provider/registry's test keeps them in step with its table.
+var ProviderNames = []string{
+	"alibaba", "amp-acp", "anthropic", "atomic_chat", "avian", "aws_bedrock", "azure_openai", "cerebras",
+	"chatgpt_codex", "claude-acp", "claude-code", "codex", "codex-acp", "copilot-acp", "cursor-agent",
+	"custom_deepseek", "custom_tensorix", "databricks", "databricks_v2", "futurmix", "gcp_vertex_ai",
+	"gemini-cli", "gemini_oauth", "github_copilot", "google", "groq", "huggingface", "inception", "kimi_code",
+	"litellm", "llama_swap", "lmstudio", "local", "minimax", "mistral", "moonshot", "nano-gpt", "nearai",
+	"novita", "nvidia", "ollama", "ollama_cloud", "omlx", "openai", "opencode_go", "openrouter", "orcarouter",
+	"ovhcloud", "perplexity", "pi-acp", "routstr", "sagemaker_tgi", "saladcloud", "scaleway", "snowflake",
+	"tanzu_ai", "tetrate", "together", "venice", "vercel_ai_gateway", "xai", "xai_oauth", "zai", "zhipu",
+}
 
 // BuiltinExtensions are goose's builtin and platform extension names.
 var BuiltinExtensions = []string{"developer", "computercontroller", "memory", "tutorial", "autovisualiser", "todo", "summon", "analyze", "extensionmanager", "chatrecall", "skills", "code_execution", "apps"}

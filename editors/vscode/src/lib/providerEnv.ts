@@ -14,6 +14,16 @@ export function apiKeyVariable(provider: string): string {
     azure_openai: "AZURE_OPENAI_API_KEY",
     litellm: "LITELLM_API_KEY",
     ollama: "",
+    // goose 1.38's declarative providers whose key variable is not NAME_API_KEY
+    alibaba: "DASHSCOPE_API_KEY",
+    atomic_chat: "",
+    custom_deepseek: "DEEPSEEK_API_KEY",
+    custom_tensorix: "TENSORIX_API_KEY",
+    opencode_go: "OPENCODE_API_KEY",
+    saladcloud: "SALAD_CLOUD_API_KEY",
+    scaleway: "SCW_SECRET_KEY",
+    vercel_ai_gateway: "AI_GATEWAY_API_KEY",
+    zai: "ZHIPU_API_KEY",
   };
   if (p in known) return known[p];
   return p === "" ? "" : `${p.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_API_KEY`;

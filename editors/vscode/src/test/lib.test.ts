@@ -101,6 +101,9 @@ test("provider settings and the API key reach the server's environment", () => {
   assert.equal(apiKeyVariable("Anthropic"), "ANTHROPIC_API_KEY");
   assert.equal(apiKeyVariable("ollama"), "");
   assert.equal(apiKeyVariable("my-vendor"), "MY_VENDOR_API_KEY");
+  assert.equal(apiKeyVariable("scaleway"), "SCW_SECRET_KEY"); // goose 1.38 declarative providers name their own
+  assert.equal(apiKeyVariable("zai"), "ZHIPU_API_KEY");
+  assert.equal(apiKeyVariable("groq"), "GROQ_API_KEY");
   const env = serverEnv({ PATH: "/bin", GOOSE_PROVIDER: "anthropic" }, { provider: "", model: "m1", mode: "approve" }, "sk-1");
   assert.deepEqual(env, { PATH: "/bin", GOOSE_PROVIDER: "anthropic", GOOSE_MODEL: "m1", GOOSE_MODE: "approve", ANTHROPIC_API_KEY: "sk-1" });
   const plain = serverEnv({ PATH: "/bin" }, { provider: "openai", model: "", mode: "" }, undefined);

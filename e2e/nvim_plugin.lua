@@ -2,7 +2,7 @@
 -- headless Neovim 0.7 to 0.12: the workspace root from .goosehints, every file buffer synced (a text
 -- file with unsaved changes, a file with no filetype), diagnostics, a quick fix, completion inside
 -- {{ }}, :GoosePreview following an edit, the code lens, then every command: :GooseRun (asking for the new parameter), :GooseTranscript,
--- :GooseUndo, :GooseAsk, :GooseSessions (resume), :GooseCancel, and :checkhealth goose_ls; and nothing
+-- :GooseUndo, :GooseAsk, :GooseSessions (resume), :GooseCancel, :GooseRun NAME, and :checkhealth goose_ls; and nothing
 -- deprecated or failing in :messages. Exits non-zero on any failure or timeout.
 local root = os.getenv('WORK_DIR')
 
@@ -143,6 +143,12 @@ if not vim.wait(10000, function() return lines(st.buf):find('Think', 1, true) ~=
 end
 vim.cmd('GooseCancel')
 await_run(':GooseCancel', 'cancelled')
+
+-- :GooseRun NAME runs the recipe goose finds by that name (.goose/recipes/hello.yaml), values on the line
+local cancelled = st.last
+vim.cmd('GooseRun hello who=geese')
+if not vim.wait(5000, function() return st.last ~= cancelled end, 20) then fail(':GooseRun hello started no run') end
+await_run(':GooseRun hello', 'completed')
 
 -- :checkhealth goose_ls: binary and version, the client and its buffers, settings; no warning or error
 vim.cmd('checkhealth goose_ls')

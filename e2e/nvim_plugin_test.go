@@ -57,6 +57,8 @@ func pluginWorkspace(t *testing.T) (string, *wiretest.Server) {
 		"notes.txt":          "alpha\nbeta\n",
 		"TODO":               "nothing yet\n",
 		"recipes/write.yaml": "title: Writer\ndescription: Writes about a topic\nprompt: \"Write about {{ topic }} in notes.txt\"\n",
+		// found by name (goose's ./.goose/recipes folder) by :GooseRun hello
+		".goose/recipes/hello.yaml": "title: Hello\ndescription: Says hello\nprompt: \"Say hello to {{ who }}\"\nparameters:\n  - key: who\n    input_type: string\n    requirement: required\n    description: who\n",
 	}
 	for name, text := range files {
 		os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755)
@@ -130,6 +132,8 @@ func TestNeovimPluginFromTheREADME(t *testing.T) {
 			if msgs := requestAfter(t, srv, `"tool_call_id"`); !strings.Contains(msgs, "unsaved line") {
 				t.Errorf("the model's read of notes.txt lacks the unsaved line: %s", msgs)
 			}
+			// :GooseRun hello ran the recipe goose finds by that name, with the value given on the command line
+			requestAfter(t, srv, "Say hello to geese")
 			// the resumed session carried its history
 			if msgs := requestAfter(t, srv, "continue please"); !strings.Contains(msgs, "What does this line do?") {
 				t.Errorf("the resumed session lost its history: %s", msgs)

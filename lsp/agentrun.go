@@ -25,7 +25,7 @@ import (
 )
 
 // The commands goose-ls answers.
-var agentCommands = []string{"goose.runRecipe", "goose.ask", "goose.cancel", "goose.recipeParameters", "goose.undoTurn", "goose.listSessions", "goose.resume", "goose.render"}
+var agentCommands = []string{"goose.runRecipe", "goose.ask", "goose.cancel", "goose.recipeParameters", "goose.undoTurn", "goose.listSessions", "goose.resume", "goose.render", "goose.listRecipes", "goose.resolveRecipe"}
 
 func init() {
 	requests["workspace/executeCommand"] = executeCommand
@@ -138,6 +138,10 @@ func executeCommand(ctx context.Context, s *Server, raw json.RawMessage) (any, e
 		return s.listSessions(ctx)
 	case "goose.render": // render.go
 		return renderCommand(ctx, s, arg)
+	case "goose.listRecipes": // library.go
+		return s.listRecipes(), nil
+	case "goose.resolveRecipe": // library.go
+		return resolveRecipeCommand(s, arg)
 	case "goose.resume":
 		var a struct {
 			SessionID string `json:"sessionId"`

@@ -239,3 +239,48 @@ func TestDesktopHintsSetting(t *testing.T) {
 		t.Errorf("hints (-want +got):\n%s", diff)
 	}
 }
+
+// goose.listRecipes and goose.resolveRecipe: an editor's Run Recipe by name finds what goose would run.
+func TestListAndResolveRecipesByName(t *testing.T) {
+	tmp, home := libraryHome(t)
+	ws := filepath.Join(tmp, "ws")
+	writeLibraryFile(t, filepath.Join(ws, "review.yaml"), "title: Code review\ndescription: Review code\nprompt: p\n")
+	writeLibraryFile(t, filepath.Join(ws, ".goose/recipes/deploy.yaml"), "title: Deploy app\ndescription: Deploys\nprompt: p\n")
+	writeLibraryFile(t, filepath.Join(home, ".agents/recipes/deploy.yaml"), "title: Global deploy\ndescription: Deploys everywhere\nprompt: p\n")
+	c := lsptest.New(t)
+	initializeIn(t, c, ws)
+
+	var list []struct{ Name, URI, Path, Title string }
+	if err := c.Call("workspace/executeCommand", map[string]any{"command": "goose.listRecipes"}, &list); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range list {
+		got[r.Path] = r.Name + " | " + r.Title
+		if uriPathOf(protocol.DocumentURI(r.URI)) != r.Path {
+			t.Errorf("uri %s does not name %s", r.URI, r.Path)
+		}
+	}
+	for path, want := range map[string]string{
+		filepath.Join(ws, "review.yaml"):                   "review | Code review",
+		filepath.Join(ws, ".goose/recipes/deploy.yaml"):    "deploy | Deploy app",
+		filepath.Join(home, ".agents/recipes/deploy.yaml"): "deploy | Global deploy",
+	} {
+		if got[path] != want {
+			t.Errorf("listed %s as %q, want %q (all: %v)", path, got[path], want, got)
+		}
+	}
+
+	var resolved struct{ URI, Path string }
+	if err := c.Call("workspace/executeCommand", map[string]any{"command": "goose.resolveRecipe", "arguments": []any{map[string]any{"name": "deploy"}}}, &resolved); err != nil {
+		t.Fatal(err)
+	}
+	// goose's order: ~/.agents/recipes sorts before the project's .goose/recipes, so the global one wins
+	if resolved.Path != filepath.Join(home, ".agents/recipes/deploy.yaml") {
+		t.Errorf("deploy resolved to %s", resolved.Path)
+	}
+	err := c.Call("workspace/executeCommand", map[string]any{"command": "goose.resolveRecipe", "arguments": []any{map[string]any{"name": "nothing"}}}, nil)
+	if err == nil || !strings.Contains(err.Error(), "Failed to retrieve nothing.yaml or nothing.json in") {
+		t.Errorf("unknown name: %v", err)
+	}
+}

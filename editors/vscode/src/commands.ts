@@ -1,4 +1,4 @@
-// The extension's commands: Run Recipe (asking for missing parameters), Ask about the selection,
+// The extension's commands: Run Recipe (asking for missing parameters), Run Recipe by Name, Ask about the selection,
 // Cancel, Sessions / Resume, Undo last agent turn, Set API key, Show transcript, Restart.
 import * as vscode from "vscode";
 import { GooseServer, RUN_COMMAND, secretKey } from "./server";
@@ -32,6 +32,18 @@ export function registerCommands(ctx: vscode.ExtensionContext, server: GooseServ
     }
     const res = await server.command<Started>("goose.runRecipe", { uri, params: values });
     started(server, res);
+  });
+
+  // Run Recipe by Name: the recipes goose finds by name from the workspace (goose recipe list), then the
+  // same flow as Run Recipe on the chosen file
+  reg("goose.vscode.runRecipeByName", async () => {
+    const list = await server.command<{ name: string; uri: string; path: string; title?: string }[]>("goose.listRecipes");
+    if (!list?.length) return void vscode.window.showInformationMessage("goose: no recipes in goose's recipe folders");
+    const pick = await vscode.window.showQuickPick(
+      list.map((r) => ({ label: r.name, description: r.title, detail: r.path, uri: r.uri })),
+      { title: "Run a goose recipe", matchOnDescription: true },
+    );
+    if (pick) await vscode.commands.executeCommand(RUN_COMMAND, { uri: pick.uri });
   });
 
   reg("goose.vscode.ask", async () => {

@@ -130,8 +130,16 @@ end
 function M.setup_commands()
   local cmd = vim.api.nvim_create_user_command
   cmd('GooseRun', function(o)
+    local name = o.fargs[1]
+    if name and not name:find('=', 1, true) then
+      -- a bare name (or a path): the recipe goose would run by that name, found by the server
+      exec('goose.resolveRecipe', { name = name }, function(res)
+        M.run_recipe(res.uri, parse_kv(vim.list_slice(o.fargs, 2)))
+      end, 0)
+      return
+    end
     M.run_recipe(vim.uri_from_bufnr(0), parse_kv(o.fargs))
-  end, { nargs = '*', desc = 'Run the recipe in this buffer (KEY=VALUE sets a parameter)' })
+  end, { nargs = '*', desc = 'Run the recipe in this buffer, or the one goose finds by NAME (KEY=VALUE sets a parameter)' })
   cmd('GooseAsk', function(o)
     local uri = vim.uri_from_bufnr(0)
     local range

@@ -14,12 +14,8 @@ import (
 )
 
 func runExplain(f *runFlags, stdout, stderr io.Writer) int {
-	lr, err := loadRecipeArg(f.recipe)
+	lr, err := loadValidRecipe(f.recipe)
 	if err != nil {
-		fmt.Fprintln(stderr, "Error:", err)
-		return 1
-	}
-	if err := firstError(lr.File); err != nil {
 		fmt.Fprintln(stderr, "Error:", err)
 		return 1
 	}

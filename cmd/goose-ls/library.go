@@ -42,6 +42,18 @@ func loadRecipeArg(arg string) (*loadedRecipe, error) {
 	return &loadedRecipe{Resolved: res, File: f, Roots: roots}, nil
 }
 
+// loadValidRecipe is loadRecipeArg for commands that need a recipe without errors (goose's first error).
+func loadValidRecipe(arg string) (*loadedRecipe, error) {
+	lr, err := loadRecipeArg(arg)
+	if err != nil {
+		return nil, err
+	}
+	if err := firstError(lr.File); err != nil {
+		return nil, err
+	}
+	return lr, nil
+}
+
 // firstError is the first error diagnostic of a check, worded for one line.
 func firstError(f *recipe.File) error {
 	for _, d := range f.Diags {

@@ -48,11 +48,8 @@ func runRecipeDeeplink(args []string, stdout, stderr io.Writer) int {
 
 // recipeDeeplink loads and validates the recipe, then encodes its template.
 func recipeDeeplink(name string, params []library.Param) (link, title string, err error) {
-	lr, err := loadRecipeArg(name)
+	lr, err := loadValidRecipe(name)
 	if err != nil {
-		return "", "", err
-	}
-	if err := firstError(lr.File); err != nil {
 		return "", "", err
 	}
 	tpl, err := library.Template(lr.File)

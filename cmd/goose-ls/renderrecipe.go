@@ -19,12 +19,8 @@ import (
 )
 
 func runRenderRecipe(f *runFlags, stdout, stderr io.Writer) int {
-	lr, err := loadRecipeArg(f.recipe)
+	lr, err := loadValidRecipe(f.recipe)
 	if err != nil {
-		fmt.Fprintln(stderr, "Error:", err)
-		return 1
-	}
-	if err := firstError(lr.File); err != nil {
 		fmt.Fprintln(stderr, "Error:", err)
 		return 1
 	}

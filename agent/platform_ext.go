@@ -4,10 +4,8 @@ package agent
 
 import (
 	"encoding/json"
-	"log/slog"
 	"os"
 
-	"github.com/goose-ls/goose-ls/agent/config"
 	"github.com/goose-ls/goose-ls/agent/platform"
 )
 
@@ -52,11 +50,7 @@ func platformExtension(name string, opts *RunOptions) (Extension, bool) {
 		return &platform.Tom{}, true
 	case "skills":
 		home, _ := os.UserHomeDir()
-		cfg, err := config.Load(opts.lookup)
-		if err != nil {
-			slog.Debug("skills: goose's configuration", "err", err)
-		}
-		return &platform.Skills{WorkDir: workDir, Home: home, ConfigDir: cfg.Dir}, true
+		return &platform.Skills{WorkDir: workDir, Home: home, ConfigDir: gooseConfigDir(opts.lookup, home)}, true
 	case "analyze":
 		return &platform.Analyze{WorkDir: workDir}, true
 	}

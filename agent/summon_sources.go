@@ -18,6 +18,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 
+	"github.com/goose-ls/goose-ls/agent/config"
 	"github.com/goose-ls/goose-ls/agent/tools"
 	"github.com/goose-ls/goose-ls/recipe"
 )
@@ -163,15 +164,16 @@ func (s *summonExt) discover(wd string) []source {
 	return out
 }
 
-// gooseConfigDir is goose's config folder: GOOSE_PATH_ROOT/config, else $XDG_CONFIG_HOME/goose.
+// gooseConfigDir is goose's config folder (config.Dirs: GOOSE_PATH_ROOT/config, else
+// $XDG_CONFIG_HOME/goose, else ~/.config/goose), with home as the home folder.
 func gooseConfigDir(lookup func(string) (string, bool), home string) string {
-	if root, ok := lookup("GOOSE_PATH_ROOT"); ok && root != "" {
-		return filepath.Join(root, "config")
-	}
-	if x, ok := lookup("XDG_CONFIG_HOME"); ok && x != "" {
-		return filepath.Join(x, "goose")
-	}
-	return filepath.Join(home, ".config", "goose")
+	dir, _ := config.Dirs(func(key string) (string, bool) {
+		if key == "HOME" {
+			return home, home != ""
+		}
+		return lookup(key)
+	})
+	return dir
 }
 
 // listConfined lists the file names of dir, opened through an os.Root of the run's root that holds it

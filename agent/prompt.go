@@ -38,22 +38,7 @@ func SystemPrompt(box *Toolbox, instructions string, fo *FinalOutput, workDir st
 	}
 	// hint files are read through the workspace's os.Root: regular files inside it, under a size cap (a
 	// link out, a FIFO or a device is not read, so its content never reaches the provider)
-	const maxHintBytes = 256 << 10
-	if files, err := tools.OpenFiles(workDir); err == nil {
-		for _, name := range hintFiles {
-			data, err := files.ReadFile(name, maxHintBytes)
-			if err != nil {
-				if !errors.Is(err, fs.ErrNotExist) {
-					slog.Warn("hint file not read", "file", name, "err", err)
-				}
-				continue
-			}
-			if len(strings.TrimSpace(string(data))) > 0 {
-				extras = append(extras, "### Project Hints ("+name+")\n"+strings.TrimSpace(string(data)))
-			}
-		}
-		files.Close()
-	}
+	extras = append(extras, readHints(workDir)...)
 	if len(extras) > 0 {
 		b.WriteString("\n# Additional Instructions:\n\n")
 		b.WriteString(strings.Join(extras, "\n\n"))
@@ -70,4 +55,29 @@ func stripTags(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// readHints reads goose's hint files from the working folder through its os.Root (regular files only,
+// size-capped), as the main prompt does.
+func readHints(workDir string) []string {
+	const maxHintBytes = 256 << 10
+	files, err := tools.OpenFiles(workDir)
+	if err != nil {
+		return nil
+	}
+	defer files.Close()
+	var out []string
+	for _, name := range hintFiles {
+		data, err := files.ReadFile(name, maxHintBytes)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				slog.Warn("hint file not read", "file", name, "err", err)
+			}
+			continue
+		}
+		if text := strings.TrimSpace(string(data)); text != "" {
+			out = append(out, "### Project Hints ("+name+")\n"+text)
+		}
+	}
+	return out
 }

@@ -4,13 +4,8 @@
 package agent
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"log/slog"
 	"strings"
-
-	"github.com/goose-ls/goose-ls/agent/tools"
 )
 
 const subagentRole = `You are a specialized subagent within the goose AI framework, created by AAIF (Agentic AI Foundation). You were spawned by the main goose agent to handle a specific task efficiently.
@@ -74,29 +69,4 @@ func subagentSystemPrompt(box *Toolbox, id string, maxTurns int, instructions st
 		prompt += "\n\n# Additional Instructions:\n\n" + strings.Join(extras, "\n\n")
 	}
 	return stripTags(prompt)
-}
-
-// readHints reads goose's hint files from the working folder through its os.Root (regular files only,
-// size-capped), as the main prompt does.
-func readHints(workDir string) []string {
-	const maxHintBytes = 256 << 10
-	files, err := tools.OpenFiles(workDir)
-	if err != nil {
-		return nil
-	}
-	defer files.Close()
-	var out []string
-	for _, name := range hintFiles {
-		data, err := files.ReadFile(name, maxHintBytes)
-		if err != nil {
-			if !errors.Is(err, fs.ErrNotExist) {
-				slog.Warn("hint file not read", "file", name, "err", err)
-			}
-			continue
-		}
-		if text := strings.TrimSpace(string(data)); text != "" {
-			out = append(out, "### Project Hints ("+name+")\n"+text)
-		}
-	}
-	return out
 }

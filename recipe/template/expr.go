@@ -187,25 +187,9 @@ func (p *parser) filterChain(base Expr) (Expr, error) {
 				p.next()
 			}
 			first = false
-			name, err := p.next()
+			f, err := p.filterCall(e)
 			if err != nil {
 				return nil, err
-			}
-			if name.kind != tkIdent {
-				return nil, p.unexpected(name, "identifier")
-			}
-			start := name.r.Start
-			if e != nil {
-				start = e.Span().Start
-			}
-			f := &Filter{Expr: e, Name: name.val, NameRange: name.r, R: Range{Start: start, End: name.r.End}}
-			if p.isOp("(") {
-				p.next()
-				end, err := p.args(&f.Args, &f.Kwargs)
-				if err != nil {
-					return nil, err
-				}
-				f.R.End = end
 			}
 			e = f
 		case t.kind == tkIdent && t.val == "is" && e != nil:
@@ -567,4 +551,29 @@ func (p *parser) dict(open token) (Expr, error) {
 		}
 		d.Keys, d.Values = append(d.Keys, k), append(d.Values, v)
 	}
+}
+
+// filterCall reads a filter's name and optional arguments after `|` (or first in a filter block), applied
+// to e (nil in a filter block); its range runs from e's start (else the name) to the last token.
+func (p *parser) filterCall(e Expr) (*Filter, error) {
+	name, err := p.next()
+	if err != nil {
+		return nil, err
+	}
+	if name.kind != tkIdent {
+		return nil, p.unexpected(name, "identifier")
+	}
+	f := &Filter{Expr: e, Name: name.val, NameRange: name.r, R: name.r}
+	if e != nil {
+		f.R.Start = e.Span().Start
+	}
+	if p.isOp("(") {
+		p.next()
+		end, err := p.args(&f.Args, &f.Kwargs)
+		if err != nil {
+			return nil, err
+		}
+		f.R.End = end
+	}
+	return f, nil
 }

@@ -172,24 +172,9 @@ func (p *parser) blockFilters() (Expr, error) {
 				return nil, err
 			}
 		}
-		name, err := p.next()
+		f, err := p.filterCall(e)
 		if err != nil {
 			return nil, err
-		}
-		if name.kind != tkIdent {
-			return nil, p.unexpected(name, "identifier")
-		}
-		f := &Filter{Expr: e, Name: name.val, NameRange: name.r, R: name.r}
-		if e != nil {
-			f.R.Start = e.Span().Start
-		}
-		if p.isOp("(") {
-			p.next()
-			end, err := p.args(&f.Args, &f.Kwargs)
-			if err != nil {
-				return nil, err
-			}
-			f.R.End = end
 		}
 		e = f
 	}

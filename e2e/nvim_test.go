@@ -18,7 +18,7 @@ func TestNeovimDiagnosticsCompletionFixRename(t *testing.T) {
 				t.Fatal(err)
 			}
 			recipe := filepath.Join(dir, "write.yaml")
-			if err := os.WriteFile(recipe, []byte("title: Writer\ndescription: Writes about a topic\nprompt: \"Write about {{ topic }}, then summarise {{ topic }}.\"\n"), 0o644); err != nil {
+			if err := os.WriteFile(recipe, []byte("title: Writer\ndescription: Writes about a topic\nprompt: \"Write about {{ topic }}, then summarise {{ topic }}.\"\ninstructions: Write in short, plain sentences.\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			nv.run(t, 60*time.Second, bin, dir, []string{"GOOSE_LS_BIN=" + bin, "RECIPE_FILE=" + recipe, "HOME=" + t.TempDir()}, "OK",

@@ -107,7 +107,7 @@ func TestCancelRequestOnSlowCheckWhileAnotherDocumentIsServed(t *testing.T) {
 func TestCheckDeadlineEndsACheckThatDoesNotStop(t *testing.T) {
 	g := newGate(t, "/work/recipes/slow.yaml")
 	c := lsptest.NewWith(t, lsp.Options{CheckHook: g.hook})
-	c.Call("initialize", map[string]any{"capabilities": map[string]any{}, "initializationOptions": map[string]any{"checkTimeoutMs": 20}}, nil)
+	c.Call("initialize", map[string]any{"capabilities": map[string]any{}, "initializationOptions": map[string]any{"checkTimeoutMs": 20, "desktopHints": false}}, nil)
 	c.Notify("initialized", map[string]any{})
 	c.Open(slowURI, "yaml", recipe)
 	d := c.Diagnostics(slowURI, 1)
@@ -129,7 +129,7 @@ func TestPanicsBecomeErrorsAndTheServerKeepsServing(t *testing.T) {
 		}
 	}
 	c := lsptest.NewWith(t, lsp.Options{CheckHook: hook})
-	c.Initialize(nil)
+	c.InitializeWith(nil, lsptest.NoDesktopHints)
 	boom := protocol.DocumentURI("file:///work/recipes/boom.yaml")
 	c.Open(boom, "yaml", recipe)
 	d := c.Diagnostics(boom, 1)
@@ -163,7 +163,7 @@ func TestImpossibleEditDropsTheTextUntilTheClientResends(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			c := lsptest.New(t)
-			c.Initialize(nil)
+			c.InitializeWith(nil, lsptest.NoDesktopHints)
 			c.Open(uri, "yaml", recipe)
 			c.Diagnostics(uri, 1)
 			c.Change(uri, tc.version, &tc.rng, "x")
@@ -205,7 +205,7 @@ func waitCode(c *lsptest.Client, u protocol.DocumentURI, code string) []protocol
 
 func TestARecipeStaysARecipeWhenDetectionBreaks(t *testing.T) {
 	c := lsptest.New(t)
-	c.Initialize(nil)
+	c.InitializeWith(nil, lsptest.NoDesktopHints)
 	c.Open(uri, "yaml", "title: T\ndescription: D\nprompt: hi\n")
 	if d := c.Diagnostics(uri, 1); len(d) != 0 {
 		t.Fatalf("valid recipe: %v", lsptest.Codes(d))

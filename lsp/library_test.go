@@ -206,15 +206,38 @@ func TestSubRecipePathCompletionFromLibrary(t *testing.T) {
 	}
 }
 
+// DESKTOP-FORM hints are on by default (hint severity); initializationOptions or a configuration change
+// turns them off, and back on.
 func TestDesktopHintsSetting(t *testing.T) {
+	const text = "title: CR\ndescription: Reviews the staged diff\nprompt: Review the staged changes.\n"
+	want := []string{
+		"goose Desktop: Instructions are required (the CLI accepts it; Desktop's recipe form does not)",
+		"goose Desktop: Title must be at least 3 characters (the CLI accepts it; Desktop's recipe form does not)",
+	}
+	hints := func(ds []protocol.Diagnostic) []string {
+		var msgs []string
+		for _, d := range ds {
+			if d.Severity != protocol.DiagnosticSeverityHint {
+				t.Errorf("%s: severity %v, want hint", d.Message, d.Severity)
+			}
+			msgs = append(msgs, d.Message)
+		}
+		sort.Strings(msgs)
+		return msgs
+	}
 	c := lsptest.New(t)
 	c.Initialize(nil)
 	u := protocol.DocumentURI("file:///work/short.yaml")
-	c.Open(u, "yaml", "title: CR\ndescription: Reviews the staged diff\nprompt: Review the staged changes.\n")
-	if got := lsptest.Codes(c.Diagnostics(u, 1)); len(got) != 0 {
-		t.Fatalf("hints without the setting: %v", got)
+	c.Open(u, "yaml", text)
+	if diff := cmp.Diff(want, hints(c.Diagnostics(u, 1))); diff != "" {
+		t.Errorf("hints by default (-want +got):\n%s", diff)
 	}
 	after := len(c.Received("textDocument/publishDiagnostics"))
+	c.Notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"goose": map[string]any{"desktopHints": false}}})
+	c.WaitForAfter("textDocument/publishDiagnostics", after, func(p json.RawMessage) bool {
+		return !strings.Contains(string(p), "DESKTOP-FORM")
+	})
+	after = len(c.Received("textDocument/publishDiagnostics"))
 	c.Notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"goose": map[string]any{"desktopHints": true}}})
 	raw := c.WaitForAfter("textDocument/publishDiagnostics", after, func(p json.RawMessage) bool {
 		return strings.Contains(string(p), "DESKTOP-FORM")
@@ -223,20 +246,15 @@ func TestDesktopHintsSetting(t *testing.T) {
 	if err := json.Unmarshal(raw, &p); err != nil {
 		t.Fatal(err)
 	}
-	var msgs []string
-	for _, d := range p.Diagnostics {
-		if d.Severity != protocol.DiagnosticSeverityHint {
-			t.Errorf("%s: severity %v, want hint", d.Message, d.Severity)
-		}
-		msgs = append(msgs, d.Message)
+	if diff := cmp.Diff(want, hints(p.Diagnostics)); diff != "" {
+		t.Errorf("hints turned back on (-want +got):\n%s", diff)
 	}
-	sort.Strings(msgs)
-	want := []string{
-		"goose Desktop: Instructions are required (the CLI accepts it; Desktop's recipe form does not)",
-		"goose Desktop: Title must be at least 3 characters (the CLI accepts it; Desktop's recipe form does not)",
-	}
-	if diff := cmp.Diff(want, msgs); diff != "" {
-		t.Errorf("hints (-want +got):\n%s", diff)
+
+	off := lsptest.New(t)
+	off.InitializeWith(nil, lsptest.NoDesktopHints)
+	off.Open(u, "yaml", text)
+	if got := lsptest.Codes(off.Diagnostics(u, 1)); len(got) != 0 {
+		t.Errorf("hints with desktopHints false in initializationOptions: %v", got)
 	}
 }
 

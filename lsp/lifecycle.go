@@ -50,7 +50,7 @@ func initialize(_ context.Context, s *Server, raw json.RawMessage) (any, error) 
 			enc = "utf-8"
 		}
 	}
-	var st settings
+	st := settings{DesktopHints: true} // Desktop's form hints are on unless the client turns them off
 	if len(p.InitializationOptions) > 0 {
 		_ = json.Unmarshal(p.InitializationOptions, &st)
 	}

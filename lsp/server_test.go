@@ -76,7 +76,7 @@ const uri = protocol.DocumentURI("file:///work/recipes/review.yaml")
 
 func TestDiagnosticsFollowIncrementalEdits(t *testing.T) {
 	c := lsptest.New(t)
-	c.Initialize(nil)
+	c.InitializeWith(nil, lsptest.NoDesktopHints)
 	// 😀 takes two UTF-16 units: `who` starts at character 18 of line 2
 	c.Open(uri, "yaml", "title: T\ndescription: D\nprompt: \"😀 hi {{ who }}\"\n")
 	d := c.Diagnostics(uri, 1)
@@ -100,7 +100,7 @@ func TestDiagnosticsFollowIncrementalEdits(t *testing.T) {
 
 func TestUTF8Negotiation(t *testing.T) {
 	c := lsptest.New(t)
-	res := c.Initialize(map[string]any{"general": map[string]any{"positionEncodings": []string{"utf-8", "utf-16"}}})
+	res := c.InitializeWith(map[string]any{"general": map[string]any{"positionEncodings": []string{"utf-8", "utf-16"}}}, lsptest.NoDesktopHints)
 	if res["capabilities"].(map[string]any)["positionEncoding"] != "utf-8" {
 		t.Fatalf("utf-8 not negotiated: %v", res)
 	}
@@ -245,7 +245,7 @@ func TestHoverAndCompletion(t *testing.T) {
 
 func TestNavigationAndRename(t *testing.T) {
 	c := lsptest.New(t)
-	c.Initialize(nil)
+	c.InitializeWith(nil, lsptest.NoDesktopHints)
 	text := "title: T\ndescription: D\ninstructions: \"{{ topic }}\"\nprompt: \"More on {{ topic | upper }}\"\nparameters:\n  - key: topic\n    input_type: string\n    requirement: required\n    description: What\n"
 	c.Open(uri, "yaml", text)
 	c.Diagnostics(uri, 1)
@@ -315,7 +315,7 @@ func TestNavigationAndRename(t *testing.T) {
 
 func TestCodeActionQuickFix(t *testing.T) {
 	c := lsptest.New(t)
-	c.Initialize(nil)
+	c.InitializeWith(nil, lsptest.NoDesktopHints)
 	c.Open(uri, "yaml", "title: T\ndescription: D\nprompt: \"{{ topic }}\"\n")
 	d := c.Diagnostics(uri, 1)
 	var actions []struct {
@@ -371,7 +371,7 @@ func TestStructure(t *testing.T) {
 
 func TestDependentsAndPullDiagnostics(t *testing.T) {
 	c := lsptest.New(t)
-	c.Initialize(nil)
+	c.InitializeWith(nil, lsptest.NoDesktopHints)
 	parent := protocol.DocumentURI("file:///work/recipes/parent.yaml")
 	child := protocol.DocumentURI("file:///work/recipes/child.yaml")
 	c.Open(child, "yaml", "title: C\ndescription: D\nprompt: \"{{ who }}\"\nparameters:\n  - key: who\n    input_type: string\n    requirement: required\n    description: x\n")

@@ -25,7 +25,7 @@ type settings struct {
 	RunRecipeCommand string `json:"runRecipeCommand"`
 	// CheckTimeoutMs is the deadline of one document check in milliseconds (0: the server's default).
 	CheckTimeoutMs int `json:"checkTimeoutMs"`
-	// DesktopHints adds DESKTOP-FORM hints: what goose Desktop's recipe form refuses and the CLI accepts.
+	// DesktopHints adds DESKTOP-FORM hints (on by default): what goose Desktop's recipe form refuses and the CLI accepts.
 	DesktopHints bool `json:"desktopHints"`
 }
 

@@ -159,8 +159,22 @@ func (c *Client) Notify(method string, params any) {
 // Initialize runs the handshake with the given client capabilities (nil: none) and returns the result.
 func (c *Client) Initialize(capabilities map[string]any) map[string]any {
 	c.t.Helper()
+	return c.InitializeWith(capabilities, nil)
+}
+
+// NoDesktopHints are initializationOptions that turn the DESKTOP-FORM hints (on by default) off, for tests
+// whose short fixtures are about something else.
+var NoDesktopHints = map[string]any{"desktopHints": false}
+
+// InitializeWith performs the handshake with initializationOptions (nil: none).
+func (c *Client) InitializeWith(capabilities, options map[string]any) map[string]any {
+	c.t.Helper()
 	var res map[string]any
-	if err := c.Call("initialize", map[string]any{"processId": 1, "rootUri": "file:///", "capabilities": capabilities}, &res); err != nil {
+	params := map[string]any{"processId": 1, "rootUri": "file:///", "capabilities": capabilities}
+	if options != nil {
+		params["initializationOptions"] = options
+	}
+	if err := c.Call("initialize", params, &res); err != nil {
 		c.t.Fatalf("initialize: %v", err)
 	}
 	c.Notify("initialized", map[string]any{})

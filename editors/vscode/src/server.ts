@@ -24,7 +24,7 @@ export const RUN_COMMAND = "goose.vscode.runRecipe";
 
 /** SERVER_SETTINGS are the settings the server is started with: changing one restarts it (the preview's
  * values do not). */
-const SERVER_SETTINGS = ["goose.serverPath", "goose.provider", "goose.model", "goose.mode", "goose.reviewEdits", "goose.inlayHints", "goose.storeSessions"];
+const SERVER_SETTINGS = ["goose.serverPath", "goose.provider", "goose.model", "goose.mode", "goose.reviewEdits", "goose.inlayHints", "goose.desktopHints", "goose.storeSessions"];
 
 /** ServerHooks take over server requests the goose view answers (approvals, the agent's edits). */
 export interface ServerHooks {
@@ -89,6 +89,7 @@ export class GooseServer implements vscode.Disposable {
         runRecipeCommand: RUN_COMMAND,
         reviewEdits: cfg.get<boolean>("reviewEdits", false),
         inlayHints: cfg.get<boolean>("inlayHints", false),
+        desktopHints: cfg.get<boolean>("desktopHints", true),
         noSessions: !cfg.get<boolean>("storeSessions", true),
       },
       errorHandler: {

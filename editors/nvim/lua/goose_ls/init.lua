@@ -16,7 +16,7 @@ local defaults = {
   sync_all_buffers = true,
   -- the workspace folder is the nearest folder above a file holding one of these
   root_markers = { '.git', '.goose', '.goosehints' },
-  -- initializationOptions (see docs/protocol.md): inlayHints, noSessions, reviewEdits
+  -- initializationOptions (see docs/protocol.md): inlayHints, noSessions, reviewEdits, desktopHints (default true)
   init_options = {},
   on_attach = nil,
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/goose-ls/goose-ls/recipe"
@@ -78,8 +77,7 @@ func Values(f *recipe.File, given map[string]string, fsys recipe.FS, ask Asker) 
 		}
 		out[p.Key] = v
 	}
-	if len(missing) > 0 {
-		sort.Strings(missing)
+	if len(missing) > 0 { // in declaration order, as goose lists them
 		return nil, &MissingError{Keys: missing}
 	}
 	return out, nil

@@ -50,6 +50,7 @@ func setup(t *testing.T) (*recipe.File, string) {
 	return f, dir
 }
 
+// Missing values are listed in the parameters' declaration order (goose pushes them as it walks the list).
 func TestMissingRequired(t *testing.T) {
 	f, _ := setup(t)
 	_, err := Values(f, map[string]string{}, nil, nil)
@@ -57,7 +58,7 @@ func TestMissingRequired(t *testing.T) {
 	if !errors.As(err, &me) {
 		t.Fatalf("want MissingError, got %v", err)
 	}
-	want := "Please provide the following parameters in the command line: --params notes=your_value --params target=your_value"
+	want := "Please provide the following parameters in the command line: --params target=your_value --params notes=your_value"
 	if err.Error() != want {
 		t.Errorf("got %q\nwant %q", err.Error(), want)
 	}

@@ -209,17 +209,19 @@ func baseURL(host, basePath string) string {
 	return strings.TrimRight(u, "/") + "/"
 }
 
-// ollamaURL applies goose's OLLAMA_HOST rules: a bare host gets http:// and port 11434.
+// ollamaURL applies goose's OLLAMA_HOST rules: a host without a scheme gets http://, and port 11434 only
+// when it is exactly localhost or 127.0.0.1 (goose's test: no ':' in the value and a loopback name; a
+// remote bare host keeps the scheme's default port).
 func ollamaURL(host string) string {
-	bare := !strings.Contains(host, "://")
-	if bare {
+	loopback := !strings.Contains(host, ":") && (host == "localhost" || host == "127.0.0.1")
+	if !strings.HasPrefix(host, "http://") && !strings.HasPrefix(host, "https://") {
 		host = "http://" + host
 	}
 	u, err := url.Parse(host)
 	if err != nil {
 		return host
 	}
-	if bare && u.Port() == "" {
+	if loopback && u.Port() == "" {
 		u.Host += ":11434"
 	}
 	return strings.TrimRight(u.String(), "/") + "/"

@@ -55,6 +55,9 @@ func TestURLs(t *testing.T) {
 		{baseURL("http://localhost:8000/", "/v1/chat/completions"), "http://localhost:8000/v1/"},
 		{baseURL("api.example.com", "openai/v1/chat/completions"), "https://api.example.com/openai/v1/"},
 		{ollamaURL("localhost"), "http://localhost:11434/"},
+		{ollamaURL("127.0.0.1"), "http://127.0.0.1:11434/"},
+		{ollamaURL("gpu-box"), "http://gpu-box/"}, // goose adds the port to loopback names only
+		{ollamaURL("localhost:9000"), "http://localhost:9000/"},
 		{ollamaURL("http://gpu-box:8080"), "http://gpu-box:8080/"},
 		{ollamaURL("https://ollama.example.com"), "https://ollama.example.com/"},
 	} {

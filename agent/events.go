@@ -25,6 +25,7 @@ const (
 	EventError                        // an error that ends the run (Err)
 	EventFinalOutput                  // the recipe's structured output (Text: one line of JSON)
 	EventDone                         // the run ended (Text: the status)
+	EventTurnStart                    // a turn begins: the provider is about to be called (Turn, from 1)
 )
 
 // Event is one report from a run; Agent names the sub-agent ("" for the main one).
@@ -37,6 +38,8 @@ type Event struct {
 	Path   string
 	Usage  provider.Usage
 	Err    error
+	// Turn numbers the agent's turns from 1 (EventTurnStart); a turn's tool calls and edits follow it.
+	Turn int
 }
 
 // RedactEvent returns e with every secret hidden: texts, tool arguments (kept valid JSON), results,

@@ -200,6 +200,7 @@ func Run(ctx context.Context, cfg Config, history []provider.Message, userText s
 			r.say(MaxTurnsMessage)
 			return r.finish(StatusMaxTurns, nil)
 		}
+		r.emit(Event{Kind: EventTurnStart, Turn: turns})
 		if r.needsCompaction(system, toolDefs) {
 			r.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("Exceeded auto-compact threshold of %d%%. Performing auto-compaction...", int(r.threshold()*100))})
 			if err := r.compact(ctx); err != nil {

@@ -92,6 +92,13 @@ type RunOptions struct {
 	Params     map[string]string
 	Prompt     string // replaces the recipe's prompt (required without a recipe)
 	Workspace  tools.Workspace
+	// Files supplies the recipe files of the run — sub-recipes, template parents, the files parameter
+	// values name — from the front end (an editor's unsaved buffers: recipe.Buffers); they are still read
+	// only inside the run's roots. nil: the disk.
+	Files recipe.FS
+	// Extensions are added to the top-level run's extensions (the recipe's, or the default profile): the
+	// MCP servers a client names for its session (ACP's mcpServers).
+	Extensions []ExtensionDoc
 	// Shell, when set, runs the developer shell tool (the editor may route it).
 	Shell     func(ctx context.Context, dir, command string, timeout time.Duration, env []string) tools.Result
 	Providers ProviderFactory
@@ -136,14 +143,20 @@ func LoadRecipe(path string, params map[string]string, ask render.Asker) (*Doc, 
 
 // LoadRecipeText is LoadRecipe on text the caller holds (an editor buffer).
 func LoadRecipeText(path string, text []byte, params map[string]string, ask render.Asker) (*Doc, map[string]string, error) {
-	return loadRecipeText(path, text, params, ask, nil, nil)
+	return loadRecipeText(path, text, params, ask, nil, nil, nil)
 }
 
-// loadRecipeText validates with sub-recipes read inside roots (nil: the recipe's folder) and reads
-// parameter files through paramFS (nil: the disk, for values the user gave).
-func loadRecipeText(path string, text []byte, params map[string]string, ask render.Asker, roots []string, paramFS recipe.FS) (*Doc, map[string]string, error) {
+// LoadRecipeFS is LoadRecipeText with the files the recipe names (sub-recipes, template parents) read
+// through fsys inside roots (nil fsys: the disk; nil roots: the recipe's folder).
+func LoadRecipeFS(path string, text []byte, params map[string]string, ask render.Asker, fsys recipe.FS, roots []string) (*Doc, map[string]string, error) {
+	return loadRecipeText(path, text, params, ask, roots, nil, fsys)
+}
+
+// loadRecipeText validates with sub-recipes read through fsys (nil: the disk) inside roots (nil: the
+// recipe's folder) and reads parameter files through paramFS (nil: the disk, for values the user gave).
+func loadRecipeText(path string, text []byte, params map[string]string, ask render.Asker, roots []string, paramFS, fsys recipe.FS) (*Doc, map[string]string, error) {
 	abs, _ := filepath.Abs(path)
-	f := recipe.Check(abs, text, &recipe.Options{Roots: roots})
+	f := recipe.Check(abs, text, &recipe.Options{Roots: roots, FS: fsys})
 	if f.HasErrors() {
 		var b strings.Builder
 		fmt.Fprintf(&b, "%s is not a valid recipe:", path)
@@ -201,7 +214,7 @@ func RunRecipe(ctx context.Context, opts RunOptions) (Outcome, error) {
 		if err != nil {
 			return Outcome{}, err
 		}
-		doc, _, err = loadRecipeText(opts.RecipePath, text, opts.Params, opts.Ask, opts.readRoots, nil)
+		doc, _, err = loadRecipeText(opts.RecipePath, text, opts.Params, opts.Ask, opts.readRoots, nil, opts.Files)
 		if err != nil {
 			return Outcome{}, err
 		}

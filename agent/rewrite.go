@@ -62,18 +62,18 @@ func ensureSummonForSubRecipes(doc *Doc) {
 	doc.Extensions = append(doc.Extensions, platformEntry(extSummon))
 }
 
-// runExtensions is the list a run starts: a sub-agent's inherited list, the recipe's (rewritten) list,
-// or the default profile.
+// runExtensions is the list a run starts: a sub-agent's inherited list, or the recipe's (rewritten) list
+// or the default profile, followed by the caller's own (RunOptions.Extensions).
 func runExtensions(doc *Doc, opts *RunOptions) []ExtensionDoc {
 	if opts.sub != nil {
 		return opts.sub.extensions
 	}
 	if doc.hasExtensions {
-		return doc.Extensions
+		return append(append([]ExtensionDoc(nil), doc.Extensions...), opts.Extensions...)
 	}
-	out := make([]ExtensionDoc, len(defaultProfile))
+	out := make([]ExtensionDoc, len(defaultProfile), len(defaultProfile)+len(opts.Extensions))
 	for i, name := range defaultProfile {
 		out[i] = platformEntry(name)
 	}
-	return out
+	return append(out, opts.Extensions...)
 }

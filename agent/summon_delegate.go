@@ -236,7 +236,8 @@ func (s *summonExt) renderChild(path string, values map[string]string) (*Doc, er
 	if err != nil {
 		return nil, err
 	}
-	doc, _, err := loadRecipeText(path, text, values, nil, s.opts.readRoots, recipe.ConfinedFS(s.opts.readRoots))
+	files := recipe.ConfinedOverlay(s.opts.Files, s.opts.readRoots)
+	doc, _, err := loadRecipeText(path, text, values, nil, s.opts.readRoots, files, s.opts.Files)
 	return doc, err
 }
 

@@ -85,9 +85,9 @@ func absoluteSubRecipes(entries []SubRecipeDoc, recipePath string) []SubRecipeDo
 }
 
 // readConfined reads a file a recipe or a tool call names: inside the run's roots only, a regular file,
-// size-capped (recipe.ConfinedFS); nothing else is opened.
+// size-capped, from the front end's buffers when it has one (recipe.ConfinedOverlay); nothing else is opened.
 func (s *summonExt) readConfined(path string) ([]byte, error) {
-	return recipe.ConfinedFS(s.opts.readRoots).ReadFile(path)
+	return recipe.ConfinedOverlay(s.opts.Files, s.opts.readRoots).ReadFile(path)
 }
 
 func (s *summonExt) workDir() string { return s.opts.Workspace.Root() }

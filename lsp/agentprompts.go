@@ -5,14 +5,13 @@ package lsp
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/goose-ls/goose-ls/agent"
+	"github.com/goose-ls/goose-ls/agent/host"
 )
 
 // approve asks the user through window/showMessageRequest; no answer is a denial.
@@ -40,51 +39,18 @@ func (s *Server) approve(ctx context.Context, req agent.ApprovalRequest) (agent.
 	return agent.Deny, nil
 }
 
-// consent shows, the first time a recipe is run, the commands it would execute and waits for the user.
-func (s *Server) consent(ctx context.Context, doc *agent.Doc, path string) bool {
-	var cmds []string
-	for _, e := range doc.Extensions {
-		if e.Type == "stdio" {
-			cmds = append(cmds, strings.TrimSpace(e.Cmd+" "+strings.Join(e.Args, " ")))
-		}
-	}
-	if doc.Retry != nil {
-		for _, c := range doc.Retry.Checks {
-			cmds = append(cmds, c.Command)
-		}
-		if doc.Retry.OnFailure != "" {
-			cmds = append(cmds, doc.Retry.OnFailure)
-		}
-	}
-	if len(cmds) == 0 {
-		return true
-	}
-	sum := sha256.Sum256([]byte(path + "\x00" + strings.Join(cmds, "\x00")))
-	key := hex.EncodeToString(sum[:])
-	s.mu.Lock()
-	ok := s.consented[key]
-	s.mu.Unlock()
-	if ok {
-		return true
-	}
+// askConsent shows the commands a recipe would execute and waits for the user (the host asks only the
+// first time a recipe with these commands runs); no answer is a refusal.
+func (s *Server) askConsent(ctx context.Context, c host.ConsentRequest) bool {
 	var res *struct {
 		Title string `json:"title"`
 	}
 	_, err := s.conn.Call(ctx, "window/showMessageRequest", map[string]any{
 		"type":    2,
-		"message": fmt.Sprintf("Run %s? It will execute:\n%s", filepath.Base(path), "  "+strings.Join(cmds, "\n  ")),
+		"message": fmt.Sprintf("Run %s? It will execute:\n%s", filepath.Base(c.RecipePath), "  "+strings.Join(c.Commands, "\n  ")),
 		"actions": []any{map[string]any{"title": "Run"}, map[string]any{"title": "Cancel"}},
 	}, &res)
-	if err != nil || res == nil || res.Title != "Run" {
-		return false
-	}
-	s.mu.Lock()
-	if s.consented == nil {
-		s.consented = map[string]bool{}
-	}
-	s.consented[key] = true
-	s.mu.Unlock()
-	return true
+	return err == nil && res != nil && res.Title == "Run"
 }
 
 // changeSummary is a one-line summary of a file tool's change: lines removed and added.

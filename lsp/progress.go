@@ -17,23 +17,26 @@ type progress struct {
 	ended bool
 }
 
-// beginProgress creates the token and sends begin; without client support it only logs.
-func (s *Server) beginProgress(ctx context.Context, r *agentRun, title string) *progress {
-	p := &progress{s: s, token: r.token}
+// beginProgress creates the token and sends begin when the client supports work-done progress.
+func (s *Server) beginProgress(ctx context.Context, token, title string) *progress {
+	p := &progress{s: s, token: token}
 	s.mu.Lock()
 	supported := s.progress
 	s.mu.Unlock()
 	if supported {
-		if _, err := s.conn.Call(ctx, "window/workDoneProgress/create", map[string]any{"token": r.token}, nil); err == nil {
+		if _, err := s.conn.Call(ctx, "window/workDoneProgress/create", map[string]any{"token": token}, nil); err == nil {
 			p.on = true
-			s.notify(ctx, "$/progress", map[string]any{"token": r.token, "value": map[string]any{"kind": "begin", "title": title, "cancellable": true, "message": "starting"}})
+			s.notify(ctx, "$/progress", map[string]any{"token": token, "value": map[string]any{"kind": "begin", "title": title, "cancellable": true, "message": "starting"}})
 		}
 	}
-	s.runEvent(r, map[string]any{"kind": "start", "title": title, "progressToken": r.token})
 	return p
 }
 
+// report sends a step (a nil progress, before the run's start, reports nothing).
 func (p *progress) report(step string) {
+	if p == nil {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.on || p.ended || step == p.last {
@@ -44,6 +47,9 @@ func (p *progress) report(step string) {
 }
 
 func (p *progress) end(status string) {
+	if p == nil {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.on || p.ended {

@@ -17,7 +17,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/goose-ls/goose-ls/agent"
-	"github.com/goose-ls/goose-ls/agent/session"
+	"github.com/goose-ls/goose-ls/agent/host"
 )
 
 // Options configure a server.
@@ -75,18 +75,12 @@ type Server struct {
 	progress bool
 	// root is the workspace folder agent runs work in
 	root string
-	// agent runs started from the editor, and the recipes the user consented to run
-	runs      map[string]*agentRun
-	runSeq    int
-	consented map[string]bool
 	// changed is closed (and replaced) whenever a document changes, waking awaitChange
 	changed  chan struct{}
 	exitCode int
 
-	storeMu sync.Mutex     // guards store (opened on the first run; disk work stays off mu)
-	store   *session.Store // goose's sessions database
-	// redactor knows every run's secrets: the store, opened once, and all output redact with it
-	redactor *agent.Redactor
+	// host runs the editor's agent runs: settings, the session store (opened once), redaction, the run table
+	host *host.Host
 
 	// pending documents wait for a check worker; wake signals the workers
 	pending []protocol.DocumentURI
@@ -119,7 +113,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	case <-ctx.Done():
 	}
 	s.conn.Close()
-	s.closeStore()
+	_ = s.host.Close()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.exitCode
@@ -130,13 +124,15 @@ func newServer(rwc io.ReadWriteCloser, opts Options) *Server {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
 	st := newStream(rwc)
-	return &Server{
+	s := &Server{
 		conn: jsonrpc2.NewConn(st), stream: st, opts: opts,
-		docs: map[protocol.DocumentURI]*document{}, exitCode: 1, changed: make(chan struct{}), redactor: &agent.Redactor{},
+		docs: map[protocol.DocumentURI]*document{}, exitCode: 1, changed: make(chan struct{}),
 		lost: map[protocol.DocumentURI]*lostDocument{}, lastPub: map[protocol.DocumentURI]uint64{},
 		wake: make(chan struct{}, 1), closed: make(chan struct{}),
 		order: closedChan(), inflight: make(chan struct{}, maxInflight), checkCtx: context.Background(),
 	}
+	s.host = host.New(host.Options{Providers: opts.Providers, Warn: func(msg string) { s.logMessage(2, "goose: "+msg) }})
+	return s
 }
 
 func closedChan() chan struct{} {

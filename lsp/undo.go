@@ -27,33 +27,35 @@ type fileUndo struct {
 }
 
 func (s *Server) undoTurn(ctx context.Context, runID string, turn int) (any, error) {
-	s.mu.Lock()
-	r := s.runs[runID]
-	s.mu.Unlock()
+	r := s.host.Run(runID)
 	if r == nil {
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: "no run " + runID}
 	}
-	r.mu.Lock()
-	edits := append([]turnEdit(nil), r.edits[turn]...)
-	r.mu.Unlock()
+	edits, err := r.Edits(turn)
+	if err != nil {
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: err.Error()}
+	}
 	if len(edits) == 0 {
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: fmt.Sprintf("%s has no edits in turn %d to undo", runID, turn)}
 	}
 	// per file: the first before of the turn is restored, the last after must still be there
 	files := map[string]*fileUndo{}
 	var order []*fileUndo
+	s.mu.Lock()
+	utf8Enc, canDelete, canCreate := s.utf8, s.deleteFiles, s.createFiles
+	s.mu.Unlock()
 	for _, e := range edits {
-		f := files[e.path]
+		f := files[e.Path]
 		if f == nil {
-			f = &fileUndo{path: e.path, restore: e.before, created: e.created, onDisk: e.onDisk}
-			files[e.path] = f
+			// a file created while the client could not create files was written to disk
+			f = &fileUndo{path: e.Path, restore: e.Before, created: e.Created, onDisk: e.Created && !canCreate}
+			files[e.Path] = f
 			order = append(order, f)
 		}
-		f.now = e.after
+		f.now = e.After
 	}
 	var changed []string
 	s.mu.Lock()
-	utf8Enc, canDelete := s.utf8, s.deleteFiles
 	for _, f := range order {
 		if d := s.docs[fileURI(f.path)]; d != nil {
 			v := d.version
@@ -65,7 +67,7 @@ func (s *Server) undoTurn(ctx context.Context, runID string, turn int) (any, err
 	}
 	s.mu.Unlock()
 	// files not open in the editor are read and removed on disk only inside the run's workspace
-	disk, err := tools.OpenFiles(r.root)
+	disk, err := tools.OpenFiles(r.Root)
 	if err != nil {
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.InternalError, Message: "undo: " + err.Error()}
 	}
@@ -117,9 +119,7 @@ func (s *Server) undoTurn(ctx context.Context, runID string, turn int) (any, err
 			return nil, &jsonrpc2.Error{Code: jsonrpc2.InternalError, Message: "undo: " + err.Error()}
 		}
 	}
-	r.mu.Lock()
-	delete(r.edits, turn)
-	r.mu.Unlock()
+	r.ForgetTurn(turn)
 	reverted := []string{}
 	for _, f := range order {
 		reverted = append(reverted, f.path)

@@ -25,19 +25,13 @@ import (
 // diskVersion marks text read from disk (buffers have the client's versions, which may be 0).
 const diskVersion tools.Version = -2
 
-// editorWorkspace implements tools.Workspace on the server's documents.
+// editorWorkspace implements tools.Workspace on the server's documents (the host records every write for
+// undo and edit events).
 type editorWorkspace struct {
 	s    *Server
 	root string
-	// onEdit is told about every applied edit, for undo and events.
-	onEdit func(turnEdit)
 	// annotate names the change annotation of the edits being made now (nil: none).
 	annotate func() annotation
-}
-
-// annotation is an LSP change annotation: edits of one run turn share one.
-type annotation struct {
-	ID, Label, Description string
 }
 
 func (w *editorWorkspace) Root() string { return w.root }
@@ -95,7 +89,6 @@ func (w *editorWorkspace) Write(ctx context.Context, files *tools.Files, abs str
 	utf8Enc, canCreate := w.s.utf8, w.s.createFiles
 	w.s.mu.Unlock()
 	var ops []any
-	created := false
 	switch {
 	case d != nil:
 		if base != tools.Version(version) && !(base == diskVersion && diskMatches(files, abs, before)) {
@@ -127,7 +120,6 @@ func (w *editorWorkspace) Write(ctx context.Context, files *tools.Files, abs str
 				return err
 			}
 			slog.Info("agent wrote a new file to disk (the client cannot create files through edits)", "path", abs)
-			w.report(turnEdit{path: abs, after: data, created: true, onDisk: true})
 			return nil
 		}
 		if !exists {
@@ -135,7 +127,7 @@ func (w *editorWorkspace) Write(ctx context.Context, files *tools.Files, abs str
 				return err
 			}
 			ops = append(ops, map[string]any{"kind": "create", "uri": u}) // no ignoreIfExists: Neovim 0.7 then only adds a buffer
-			before, created = nil, true
+			before = nil
 		} else {
 			before = disk
 		}
@@ -171,7 +163,6 @@ func (w *editorWorkspace) Write(ctx context.Context, files *tools.Files, abs str
 			return &StaleError{Path: abs, Current: cur, Reason: "the editor answered applied, but its buffer does not hold the edit"}
 		}
 	}
-	w.report(turnEdit{path: abs, before: before, after: data, created: created})
 	return nil
 }
 
@@ -232,12 +223,6 @@ func (w *editorWorkspace) apply(ctx context.Context, label string, ops []any) (a
 		return res, fmt.Errorf("the editor did not apply the edit: %w", err)
 	}
 	return res, nil
-}
-
-func (w *editorWorkspace) report(e turnEdit) {
-	if w.onEdit != nil {
-		w.onEdit(e)
-	}
 }
 
 func diskMatches(files *tools.Files, abs string, text []byte) bool {

@@ -251,6 +251,10 @@ func ReadError(err error) string {
 // a recipe names outside a check (a sub-recipe run, a parameter file a parent recipe's `values` sets).
 func ConfinedFS(roots []string) FS { return newConfinedReader(nil, roots) }
 
+// ConfinedOverlay is ConfinedFS taking a file from fsys's buffers when it has one (an editor's unsaved
+// text; see Buffers), so an agent run reads the files a recipe names as the editor shows them.
+func ConfinedOverlay(fsys FS, roots []string) FS { return newConfinedReader(fsys, roots) }
+
 // ReadLimitedIn reads name (absolute, or relative to the working folder) inside root like the reads a
 // recipe makes — symlinks kept inside root, a regular file, without blocking — but up to limit bytes with
 // no error past it, so a caller can report a file that is too large itself (`goose-ls check DIR`).

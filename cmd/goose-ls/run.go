@@ -1,10 +1,10 @@
 // `goose-ls run`: run a recipe (or a prompt) headless — assistant text to stdout as it streams, tool
-// activity to stderr, the final output as one line of JSON; sessions in SQLite unless --no-session.
+// activity to stderr, the final output as one line of JSON; sessions in SQLite unless --no-session. The
+// run itself is agent/host's; this file is the flags and the exit codes (the terminal UI: runfrontend.go).
 
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -15,14 +15,9 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/goose-ls/goose-ls/agent"
-	"github.com/goose-ls/goose-ls/agent/provider"
-	"github.com/goose-ls/goose-ls/agent/provider/configure"
-	"github.com/goose-ls/goose-ls/agent/session"
-	"github.com/goose-ls/goose-ls/agent/tools"
+	"github.com/goose-ls/goose-ls/agent/host"
 	"github.com/goose-ls/goose-ls/recipe/library"
 	"github.com/goose-ls/goose-ls/recipe/render"
 )
@@ -133,158 +128,47 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	// and the --debug log, the session store and the run's events all redact with it
 	redactor := &agent.Redactor{}
 	slog.SetDefault(slog.New(newLogHandler(stderr, logLevel(f.debug), redactor)))
-	st, err := agent.LoadSettings(os.LookupEnv)
+	h := host.New(host.Options{Redactor: redactor, Warn: func(msg string) { fmt.Fprintln(stderr, "goose-ls run:", msg) }})
+	defer h.Close()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	cwd, _ := os.Getwd()
+	root := ""
+	if f.workdir != "" {
+		root, _ = filepath.Abs(f.workdir)
+	}
+	fe := newTerminalFrontend(stdout, stderr, f.output == "json", f.resume)
+	run, err := h.Start(ctx, host.Request{
+		RecipePath: f.recipe, Prompt: f.prompt, Params: f.params, Root: root, DefaultRoot: cwd, ResumeID: f.resume,
+		Provider: f.provider, Model: f.model, MaxTurns: f.maxTurns, NoSession: f.noSession,
+	}, fe)
 	if err != nil {
 		fmt.Fprintln(stderr, "goose-ls run:", err)
-		if st.Config != nil { // the configuration loaded; GOOSE_MODE is wrong
+		var settingsErr *host.SettingsError
+		var resumeErr *host.ResumeError
+		var missing *render.MissingError
+		switch {
+		case errors.As(err, &settingsErr):
+			if settingsErr.Loaded { // the configuration loaded; GOOSE_MODE is wrong
+				return 2
+			}
+			return 1
+		case errors.As(err, &resumeErr), errors.As(err, &missing):
 			return 2
 		}
 		return 1
 	}
-	if st.PermsErr != nil {
-		fmt.Fprintln(stderr, "goose-ls run:", st.PermsErr)
-	}
-	cfg, mode := st.Config, st.Mode
-	workdir := f.workdir
-	if workdir == "" {
-		workdir, _ = os.Getwd()
-	}
-	workdir, _ = filepath.Abs(workdir)
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-
-	var store *session.Store
-	var history []provider.Message
-	var rec *session.Recorder
-	if !f.noSession || f.resume != "" {
-		store, err = session.Open(session.DefaultPath(cfg.DataDir), redactor.Redact)
-		if err != nil {
-			fmt.Fprintln(stderr, "goose-ls run:", err)
-			return 1
-		}
-		defer store.Close()
-		if notice := store.Notice(); notice != nil {
-			fmt.Fprintln(stderr, "goose-ls run:", notice)
-		}
-	}
-	var resumeDoc *agent.Doc // a resumed session's stored recipe, when it has no recipe file (goose's sessions)
-	if f.resume != "" {
-		sess, msgs, err := store.Get(ctx, f.resume)
-		if err != nil {
-			fmt.Fprintln(stderr, "goose-ls run:", err)
-			return 2
-		}
-		history = msgs
-		rec = &session.Recorder{Store: store, ID: sess.ID, OnCreate: func(id string) { fmt.Fprintf(stderr, "session %s (a copy of %s)\n", id, sess.ID) }}
-		if f.recipe == "" {
-			f.recipe = sess.RecipePath
-		}
-		if f.workdir == "" && sess.WorkingDir != "" {
-			workdir = sess.WorkingDir
-		}
-		if text := sess.ResumeRecipe(); f.recipe == "" && text != nil {
-			resumeDoc, _, err = agent.LoadRecipeText(filepath.Join(workdir, sess.ID+".recipe.json"), text, nil, nil)
-			if err != nil {
-				fmt.Fprintf(stderr, "goose-ls run: the recipe stored with session %s: %v\n", sess.ID, err)
-				return 1
-			}
-		}
-		for k, v := range sess.RecipeValues {
-			if _, set := f.params[k]; !set {
-				f.params[k] = v
-			}
-		}
-		if f.prompt == "" {
-			f.prompt = "Continue where you left off."
-		}
-	}
-
-	stdinTTY := isTerminal(os.Stdin)
-	var askMu sync.Mutex
-	in := bufio.NewReader(os.Stdin)
-	var asker render.Asker
-	if stdinTTY {
-		asker = func(key, description string) (string, error) {
-			askMu.Lock()
-			defer askMu.Unlock()
-			fmt.Fprintf(stderr, "%s (%s): ", key, description)
-			line, err := in.ReadString('\n')
-			return strings.TrimRight(line, "\r\n"), err
-		}
-	}
-	approver := agent.ApproverFunc(func(ctx context.Context, req agent.ApprovalRequest) (agent.Decision, error) {
-		if !stdinTTY {
-			return agent.Deny, fmt.Errorf("GOOSE_MODE=%s needs approval for %s but standard input is not a terminal; set GOOSE_MODE=auto to allow tools in headless runs", mode, req.Tool)
-		}
-		askMu.Lock()
-		defer askMu.Unlock()
-		fmt.Fprintf(stderr, "\n%s %s\ngoose would like to call the above tool, do you allow? [y]es / [a]lways / [n]o / [c]ancel: ", req.Tool, req.Arguments)
-		line, err := in.ReadString('\n')
-		if err != nil {
-			return agent.Cancel, err
-		}
-		switch strings.ToLower(strings.TrimSpace(line)) {
-		case "y", "yes":
-			return agent.Allow, nil
-		case "a", "always":
-			return agent.AlwaysAllow, nil
-		case "c", "cancel":
-			return agent.Cancel, nil
-		}
-		return agent.Deny, nil
-	})
-	if store != nil && rec == nil {
-		abs := ""
-		if f.recipe != "" {
-			abs, _ = filepath.Abs(f.recipe)
-		}
-		rec = &session.Recorder{Store: store, Meta: session.Session{Name: session.NameFor(f.recipe, f.prompt), WorkingDir: workdir, RecipePath: abs, RecipeValues: f.params, GooseMode: string(mode)},
-			OnCreate: func(id string) { fmt.Fprintf(stderr, "session %s\n", id) }}
-	}
-	// --provider/--model choose the run's own model (the first one resolved); sub-agents then inherit it or
-	// pick theirs in goose's order (delegate's arguments, the sub-recipe's settings, GOOSE_SUBAGENT_*)
-	var resolvedTopLevel atomic.Bool
-	factory := func(s provider.Settings) (provider.Setup, error) {
-		if !resolvedTopLevel.Swap(true) {
-			if f.provider != "" {
-				s.Provider = f.provider
-			}
-			if f.model != "" {
-				s.Model = f.model
-			}
-		}
-		return configure.Resolve(cfg.Get, s)
-	}
-
-	printer := &eventPrinter{stdout: stdout, stderr: stderr, json: f.output == "json"}
-	opts := agent.RunOptions{
-		RecipePath: f.recipe, Params: f.params, Prompt: f.prompt, Workspace: tools.Disk{Dir: workdir},
-		Providers: factory, Lookup: cfg.Get, Mode: mode, Approver: approver, Perms: st.Perms, Ask: asker,
-		MaxTurns: f.maxTurns, History: history, Redactor: redactor,
-	}
-	opts.Events = printer.print
-	if rec != nil { // (a nil *Recorder in the interface would not be nil)
-		opts.Recorder = rec
-	}
-	var out agent.Outcome
-	if resumeDoc != nil {
-		out, err = agent.RunDoc(ctx, resumeDoc, opts)
-	} else {
-		out, err = agent.RunRecipe(ctx, opts)
-	}
+	out, err := run.Wait()
 	if err != nil {
-		fmt.Fprintln(stderr, "goose-ls run:", redactor.Redact(err.Error()))
+		fmt.Fprintln(stderr, "goose-ls run:", err) // the host redacted it
 		var missing *render.MissingError
 		if errors.As(err, &missing) || errors.Is(err, agent.ErrNoPrompt) {
 			return 2
 		}
 		return 1
 	}
-	if rec != nil && rec.Err() != nil {
-		fmt.Fprintln(stderr, "goose-ls run: storing the session:", rec.Err())
-	}
-	printer.finish(out)
+	fe.printer.finish(out)
 	if out.Status == agent.StatusCompleted {
 		return 0
 	}

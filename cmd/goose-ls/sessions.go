@@ -6,31 +6,17 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
-	"github.com/goose-ls/goose-ls/agent/config"
-	"github.com/goose-ls/goose-ls/agent/session"
+	"github.com/goose-ls/goose-ls/agent/host"
 )
 
 func runSessions(args []string, stdout, stderr io.Writer) int {
-	cfg, err := config.Load(os.LookupEnv)
-	if err != nil {
-		fmt.Fprintln(stderr, "goose-ls sessions:", err)
-		return 1
-	}
-	store, err := session.Open(session.DefaultPath(cfg.DataDir), nil)
-	if err != nil {
-		fmt.Fprintln(stderr, "goose-ls sessions:", err)
-		return 1
-	}
-	defer store.Close()
-	if notice := store.Notice(); notice != nil {
-		fmt.Fprintln(stderr, "goose-ls sessions:", notice)
-	}
+	h := host.New(host.Options{Warn: func(msg string) { fmt.Fprintln(stderr, "goose-ls sessions:", msg) }})
+	defer h.Close()
 	ctx := context.Background()
 	if len(args) == 1 && !strings.HasPrefix(args[0], "-") {
-		sess, msgs, err := store.Get(ctx, args[0])
+		sess, msgs, err := h.Session(ctx, args[0])
 		if err != nil {
 			fmt.Fprintln(stderr, "goose-ls sessions:", err)
 			return 1
@@ -57,7 +43,7 @@ func runSessions(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: goose-ls sessions [ID]")
 		return 2
 	}
-	list, err := store.List(ctx)
+	list, err := h.Sessions(ctx)
 	if err != nil {
 		fmt.Fprintln(stderr, "goose-ls sessions:", err)
 		return 1

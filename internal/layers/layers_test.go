@@ -42,6 +42,12 @@ func TestLayers(t *testing.T) {
 		{"recipe", module + "agent", nil},
 		{"recipe", module + "cmd", nil},
 		{"agent", module + "lsp", nil},
+		{"agent", module + "acp", nil},
+		// the loop and its packages know nothing of the host that runs them
+		{"agent", module + "agent/host", []string{"agent/host"}},
+		// front ends are leaves: only cmd wires them
+		{"", module + "lsp", []string{"lsp", "cmd"}},
+		{"", module + "acp", []string{"acp", "cmd"}},
 		{"", "go.lsp.dev/", []string{"lsp", "cmd"}},
 		{"", "github.com/mark3labs/mcp-go", []string{"agent/mcp", "cmd"}},
 		{"", "github.com/openai/openai-go", []string{"agent/provider/openai"}},

@@ -1,18 +1,22 @@
 // The goose/runEvent stream as readable transcript text (docs/protocol.md lists the events).
 
+/** One goose/runEvent: the fields of agent/host's Event (its JSON fixtures are the tests' events). */
 export interface RunEvent {
   runId: string;
   kind: string;
   agent?: string;
   text?: string;
   tool?: string;
+  callId?: string;
   arguments?: unknown;
   result?: string;
   isError?: boolean;
   status?: string;
   title?: string;
+  progressToken?: string;
   path?: string;
   turn?: number;
+  created?: boolean;
   sessionId?: string;
   usage?: { input_tokens?: number; output_tokens?: number };
 }

@@ -7,6 +7,7 @@ import { findServer, bundledName } from "../lib/serverPath";
 import { RestartPolicy } from "../lib/restartPolicy";
 import { questions, validateDate, validateNumber } from "../lib/parameters";
 import { render, RunLog } from "../lib/transcript";
+import { runEvent } from "./support/fixtures";
 
 test("recipe detection follows the server's rules", () => {
   assert.equal(looksLikeRecipe("/w/x.recipe.yaml", ""), true);
@@ -73,21 +74,18 @@ test("parameter questions: widget per input type, defaults prefilled, only what 
 });
 
 test("transcript rendering and the run log", () => {
-  assert.equal(render({ runId: "run-1", kind: "text", text: "Hel" }), "Hel");
-  assert.equal(render({ runId: "run-1", kind: "toolStart", tool: "edit", arguments: { path: "a.txt", before: "x" } }), "\n▸ edit a.txt\n");
-  assert.equal(render({ runId: "run-1", kind: "toolEnd", tool: "edit", result: "ok\nmore", isError: true, agent: "sub" }), "[sub]   ✗ ok\n");
-  assert.equal(render({ runId: "run-1", kind: "finalOutput", text: '{"a":1}' }), '\nfinal output: {"a":1}\n');
-  assert.equal(render({ runId: "run-1", kind: "done", status: "completed" }), "\n=== completed ===\n");
+  // the events are the shared fixtures (agent/host/testdata/runevents)
+  assert.equal(render(runEvent("text", 2)), "Hel");
+  assert.equal(render(runEvent("toolStart", 1)), "\n▸ edit a.txt\n");
+  assert.equal(render(runEvent("toolEnd", 1)), "[sub]   ✗ ok\n");
+  assert.equal(render(runEvent("finalOutput")), '\nfinal output: {"a":1}\n');
+  assert.equal(render(runEvent("done")), "\n=== completed ===\n");
   const log = new RunLog();
   log.started("run-1");
   assert.deepEqual(log.running(), ["run-1"]);
-  for (const ev of [
-    { runId: "run-1", kind: "edit", turn: 1 },
-    { runId: "run-1", kind: "edit", turn: 1 },
-    { runId: "run-1", kind: "edit", turn: 3 },
-  ]) log.record(ev);
+  for (const ev of [runEvent("edit", 0), runEvent("edit", 1), runEvent("edit", 3)]) log.record(ev);
   assert.deepEqual(log.running(), ["run-1"]);
-  log.record({ runId: "run-1", kind: "done", status: "completed" });
+  log.record(runEvent("done"));
   assert.deepEqual(log.running(), []);
   assert.deepEqual(log.popTurn(), { runId: "run-1", turn: 3 });
   assert.deepEqual(log.popTurn(), { runId: "run-1", turn: 1 });

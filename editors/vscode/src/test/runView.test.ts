@@ -4,19 +4,22 @@ import { test } from "node:test";
 import * as assert from "node:assert/strict";
 import { ViewState, renderView } from "../lib/runView";
 import { isApproval, turnOfAnnotation } from "../lib/approvals";
+import { runEvent } from "./support/fixtures";
 
+// sample folds the shared fixtures (agent/host/testdata/runevents) of one run: a start, streamed text, an
+// edit call and its result, three edits of turn 1, the session.
 function sample(): ViewState {
   const s = new ViewState();
   for (const ev of [
-    { runId: "run-1", kind: "start", title: "Writer" },
-    { runId: "run-1", kind: "text", text: "I will **edit**" },
-    { runId: "run-1", kind: "text", text: " notes.txt" },
-    { runId: "run-1", kind: "toolStart", tool: "edit", callId: "c1", arguments: { path: "notes.txt", before: "beta", after: "gamma" } },
-    { runId: "run-1", kind: "toolEnd", tool: "edit", callId: "c1", result: "edited notes.txt", isError: false },
-    { runId: "run-1", kind: "edit", path: "/w/notes.txt", turn: 1, created: false },
-    { runId: "run-1", kind: "edit", path: "/w/notes.txt", turn: 1, created: false },
-    { runId: "run-1", kind: "edit", path: "/w/new.md", turn: 1, created: true },
-    { runId: "run-1", kind: "session", sessionId: "20260101_1" },
+    runEvent("start"),
+    runEvent("text", 0),
+    runEvent("text", 1),
+    runEvent("toolStart", 0),
+    runEvent("toolEnd", 0),
+    runEvent("edit", 0),
+    runEvent("edit", 1),
+    runEvent("edit", 2),
+    runEvent("session"),
   ]) s.apply(ev);
   return s;
 }
@@ -33,7 +36,7 @@ test("events fold into one run: text joined, tool paired with its result, one tu
   assert.ok(tool.kind === "tool" && tool.call.result === "edited notes.txt" && tool.call.isError === false);
   assert.deepEqual(s.turn("run-1", 1)?.files, [{ path: "/w/notes.txt", created: false }, { path: "/w/new.md", created: true }]);
   assert.equal(r.status, undefined);
-  s.apply({ runId: "run-1", kind: "done", status: "completed" });
+  s.apply(runEvent("done"));
   assert.equal(r.status, "completed");
 });
 
@@ -48,7 +51,7 @@ test("the HTML has the view's controls: cancel while running, review per file, u
   assert.match(renderView(sample(), { label: (p) => p.replace("/w/", "") }), /<span class="path" title="\/w\/notes.txt">notes.txt<\/span> <button/);
   const s = sample();
   s.turn("run-1", 1)!.undone = true;
-  s.apply({ runId: "run-1", kind: "done", status: "completed" });
+  s.apply(runEvent("done"));
   const after = renderView(s);
   assert.doesNotMatch(after, /Undo turn|Cancel/);
   assert.match(after, /<span class="undone">undone<\/span>/);

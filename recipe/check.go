@@ -227,7 +227,11 @@ func (f *File) checkTemplate(body string, fsys FS) {
 		var se *template.SyntaxError
 		if errors.As(err, &se) {
 			r := f.fromPre(se.R)
-			f.errorf(r, CodeTplSyntax, "syntax error: %s (in recipe:%d)", se.Msg, f.Lines.Line(r.Start)+1)
+			line := se.Line // minijinja's line (the pre-processing keeps every line)
+			if line == 0 {
+				line = f.Lines.Line(r.Start) + 1
+			}
+			f.errorf(r, CodeTplSyntax, "syntax error: %s (in recipe:%d)", se.Msg, line)
 		}
 		f.Template = nil
 		return
@@ -261,6 +265,11 @@ func (f *File) reportRuntime(err error) {
 		if f.Template != nil && f.Template.Extends != nil {
 			r = f.fromPre(f.Template.Extends.R)
 		}
+	}
+	if re.Where != "" {
+		// an error minijinja places in a loaded file (a syntax error in it): goose's words, at the tag
+		f.errorf(r, CodeTplRuntime, "%s%s", re.Msg, re.Where)
+		return
 	}
 	f.errorf(r, CodeTplRuntime, "%s (in %s:%d)%s", re.Msg, "recipe", f.Lines.Line(r.Start)+1, where)
 }

@@ -90,7 +90,7 @@ func TestSubRecipeReadsStayInside(t *testing.T) {
 		invalid("folder", "./dir.yaml", "23", "sub-recipe ./dir.yaml cannot be read: not a regular file"),
 		invalid("oversized", "./big.yaml", "23", "sub-recipe ./big.yaml cannot be read: too large (the limit is 1048576 bytes)"),
 		invalid("symlink loop", "./loop.yaml", "24", "cannot be read: a symlink loop"),
-		invalid("YAML error", "./broken.yaml", "26", "cannot be read as a recipe: YAML syntax error on line 2"),
+		invalid("YAML error", "./broken.yaml", "26", "cannot be read as a recipe: YAML syntax error on line 3"),
 		invalid("not a recipe", "./plain.yaml", "25", "cannot be read as a recipe: not a recipe"),
 		invalid("not a recipe name", "./inside.txt", "25", "is not a .yaml or .json file"),
 		{name: "trusted second root", src: subRecipeSrc("../outside/secret.yaml"), roots: []string{h.ws, h.outside}, leaks: true,

@@ -143,10 +143,22 @@ func TestTemplateRules(t *testing.T) {
 		{name: "indent filter works", src: head + "prompt: |\n  {{ body | indent(2) }}\nparameters:\n  - key: body\n    input_type: string\n    requirement: required\n    description: x\n"},
 		{name: "template leading plain scalar", src: head + "prompt: {{ x }} and more\n",
 			want: []string{"YAML-SYNTAX 3:9-3:25", "PARAM-UNDEFINED 3:12-3:13"}, msg: "must be quoted"},
+		// the YAML verdict is libyaml's (goose's serde_yaml): its problem text, at its mark
+		{name: "simple key over 1,024 characters (libyaml refuses, goccy accepts)", src: head + "prompt: p\n" + strings.Repeat("k", 1100) + ": v\n",
+			// (yaml/v4 does not report this problem, so the range is the line yaml/v3 names)
+			want: []string{"YAML-SYNTAX 4:1-4:1104"}, msg: "could not find expected ':'"},
+		{name: "flow sequence as a key (goccy refuses, libyaml accepts): no YAML error", src: head + "prompt: p\n[a, b]: c\n",
+			want: []string{"INFO-UNKNOWN-FIELD-IGNORED 4:1-4:7"}},
+		{name: "template value: libyaml's problem text with the hint", src: head + "prompt: p\nactivities:\n  - {{ r }}/x\n",
+			want: []string{"YAML-SYNTAX 5:5-5:14", "PARAM-UNDEFINED 5:8-5:9"}, msg: "did not find expected '-' indicator (a value that starts with `{{` must be quoted"},
 		{name: "template value parsed as map", src: head + "prompt: {{ x }}\nparameters:\n  - key: x\n    input_type: string\n    requirement: required\n    description: x\n",
 			want: []string{"SCHEMA-INVALID-TYPE 3:9-3:16"}, msg: "prompt: invalid type: map, expected a string"},
 		{name: "extends in folder", file: "child.yaml", src: "{% extends \"base.yaml\" %}{% block b %}more{% endblock %}\n",
 			files: map[string]string{"base.yaml": head + "prompt: |\n  {% block b %}x{% endblock %} {{ who }}\nparameters:\n  - key: who\n    input_type: string\n    requirement: required\n    description: x\n"}},
+		// a syntax error in a loaded file: goose names the file and minijinja's line in it; the range is the tag
+		{name: "include of a file with a syntax error", src: head + "prompt: |\n  {% include \"bad.txt\" %}\n",
+			files: map[string]string{"bad.txt": "line one\n{% if x %}\nnever closed"},
+			want:  []string{"TPL-RUNTIME 4:3-4:26"}, msg: "syntax error: unexpected end of input, expected end of block (in bad.txt:2)"},
 		{name: "extends outside folder", src: "{% extends \"../base.yaml\" %}\n",
 			want: []string{"TPL-RUNTIME 1:1-1:29"}, msg: "template path must stay within the recipe directory"},
 		{name: "extends missing", src: "{% extends \"nope.yaml\" %}\n",

@@ -25,23 +25,32 @@ func (f *File) parseYAML(text string, mapBack func(int) int) (*yamltree.Document
 	for i := 0; ; i++ {
 		li := source.NewLineIndex(buf)
 		doc, err := yamltree.ParseCached(li, f.cache.yamlCache())
-		if err == nil || i >= maxPatches {
+		if i >= maxPatches {
 			return doc, err
+		}
+		if err == nil {
+			// libyaml accepts the text; where goccy/go-yaml refused it (the tree is degraded), a
+			// `{{ x }}` value is still worth its own message (serde reads it as a map)
+			if doc.Refused == nil || !f.patchTemplateValue(buf, li, doc.Refused, true, mapBack) {
+				return doc, nil
+			}
+			continue
 		}
 		var ye *yamltree.Error
 		if !errors.As(err, &ye) {
 			return nil, err
 		}
-		if !f.patchTemplateValue(buf, li, ye.Offset, mapBack) {
+		if !f.patchTemplateValue(buf, li, ye, false, mapBack) {
 			return nil, err
 		}
 	}
 }
 
 // patchTemplateValue reports and neutralises the `{{`-leading value on the error's line (or the line
-// before, where YAML notices late). It returns false when no such value is there.
-func (f *File) patchTemplateValue(buf []byte, li *source.LineIndex, off int, mapBack func(int) int) bool {
-	errLine := li.Line(off)
+// before, where YAML notices late), with libyaml's problem text. It returns false when no such value is
+// there, or when the YAML parses (yamlOK) and the value is not one `{{…}}` (goose reports nothing there).
+func (f *File) patchTemplateValue(buf []byte, li *source.LineIndex, ye *yamltree.Error, yamlOK bool, mapBack func(int) int) bool {
+	errLine := li.Line(ye.Offset)
 	for _, l := range []int{errLine, errLine - 1} {
 		if l < 0 {
 			continue
@@ -64,14 +73,18 @@ func (f *File) patchTemplateValue(buf []byte, li *source.LineIndex, off int, map
 		value := string(buf[vs:ve])
 		r := Range{Start: mapBack(vs), End: mapBack(ve)}
 		key := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(string(buf[start:start+m[3]])), ":"))
-		if strings.HasPrefix(value, "{{") && strings.HasSuffix(value, "}}") && strings.Count(value, "{{") == 1 {
+		asMap := strings.HasPrefix(value, "{{") && strings.HasSuffix(value, "}}") && strings.Count(value, "{{") == 1
+		if yamlOK && !asMap {
+			return false
+		}
+		if asMap {
 			prefix := ""
 			if key != "" && !strings.HasPrefix(key, "-") {
 				prefix = key + ": "
 			}
 			f.errorf(r, CodeInvalidType, "%sinvalid type: map, expected a string (a value that starts with `{{` is read by YAML as a map: quote it, e.g. \"%s\")", prefix, value)
 		} else {
-			f.errorf(r, CodeYAMLSyntax, "did not find expected key (a value that starts with `{{` must be quoted, e.g. \"%s\")", value)
+			f.errorf(r, CodeYAMLSyntax, "%s (a value that starts with `{{` must be quoted, e.g. \"%s\")", ye.Msg, value)
 		}
 		// same length, so every offset after it stays valid
 		buf[vs] = '\''

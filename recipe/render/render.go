@@ -135,6 +135,8 @@ func located(err error, tpl *template.Template, out *template.Output) error {
 	var se *template.SyntaxError
 	var re *template.RuntimeError
 	switch {
+	case errors.As(err, &se) && se.Line > 0:
+		return &locatedError{err: err, text: fmt.Sprintf("%s (in %s:%d)", err.Error(), name, se.Line)}
 	case errors.As(err, &se):
 		// an unclosed block is reported at the very end; minijinja's line is within the text it lexed,
 		// which ends before the trailing newline
@@ -142,6 +144,8 @@ func located(err error, tpl *template.Template, out *template.Output) error {
 		if tpl != nil {
 			at = min(at, len(strings.TrimSuffix(strings.TrimSuffix(tpl.Source, "\n"), "\r")))
 		}
+	case errors.As(err, &re) && re.Where != "":
+		return &locatedError{err: err, text: err.Error() + re.Where}
 	case errors.As(err, &re):
 		name, at = re.Template, re.R.Start
 	default:

@@ -143,6 +143,10 @@ func TestRenderErrorsNameTheirTemplateAndLine(t *testing.T) {
 			"r.yaml":  "title: T\ndescription: D\nprompt: |\n  {% include 'inc.txt' %}\n",
 			"inc.txt": "{{ missing }}"},
 			`Failed to render the recipe could not render include: error in "inc.txt" (in recipe:4)`},
+		{"syntax error in an included template: its name and minijinja's line in it", map[string]string{
+			"r.yaml":  "title: T\ndescription: D\nprompt: |\n  {% include 'bad.txt' %}\n",
+			"bad.txt": "line one\n{% if x %}\nnever closed"},
+			"Failed to render the recipe syntax error: unexpected end of input, expected end of block (in bad.txt:2)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := writeRecipe(t, "r.yaml", c.files)

@@ -47,6 +47,10 @@ type RuntimeError struct {
 	// Cause is the error inside an included template that Msg (minijinja's "could not render include:
 	// error in …") stands for.
 	Cause *RuntimeError
+	// Where, when set, is minijinja's location suffix for an error it places in another template than
+	// the one R is in: a syntax error in a loaded file is ` (in bad.txt:2)`, while R stays on the tag
+	// that loaded it.
+	Where string
 }
 
 func (e *RuntimeError) Error() string { return e.Msg }
@@ -121,6 +125,12 @@ func (t *Template) Render(ctx map[string]Value, opts RenderOptions) (*Output, er
 	err := ec.renderTemplate(Range{}, t)
 	text := b.String()
 	return &Output{Text: text, Segments: ec.segs, Loaded: ec.loaded, Steps: min(ec.b.steps, ec.b.maxSteps)}, err
+}
+
+// strictUndefined reports an undefined value that strict mode refuses (not the silent undefined of an
+// inline `if` without `else`, marked safe).
+func (ec *evalCtx) strictUndefined(v Value) bool {
+	return v.kind == KindUndefined && !v.safe && ec.opts.Undefined == Strict
 }
 
 func (ec *evalCtx) fail(r Range, format string, args ...any) error {
@@ -200,7 +210,7 @@ func (ec *evalCtx) stmt(s Stmt) error {
 		if err != nil {
 			return err
 		}
-		if v.kind == KindUndefined && ec.opts.Undefined == Strict {
+		if ec.strictUndefined(v) {
 			return ec.fail(s.Expr.Span(), "undefined value")
 		}
 		text, err := ec.toString(s.Expr.Span(), v)
@@ -362,7 +372,7 @@ func (ec *evalCtx) truthy(e Expr) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if v.kind == KindUndefined && ec.opts.Undefined == Strict {
+	if ec.strictUndefined(v) {
 		return false, ec.fail(e.Span(), "undefined value")
 	}
 	return v.Truthy(), nil
@@ -389,7 +399,7 @@ func (ec *evalCtx) iterate(e Expr, v Value) ([]Value, error) {
 		}
 		return items, nil
 	case KindUndefined:
-		if ec.opts.Undefined == Strict {
+		if ec.strictUndefined(v) {
 			return nil, ec.fail(e.Span(), "undefined value")
 		}
 		return nil, nil

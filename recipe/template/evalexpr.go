@@ -81,7 +81,7 @@ func (ec *evalCtx) eval(e Expr) (Value, error) {
 		}
 		switch e.Op {
 		case "not":
-			if v.kind == KindUndefined && ec.opts.Undefined == Strict {
+			if ec.strictUndefined(v) {
 				return Value{}, ec.fail(e.Expr.Span(), "undefined value")
 			}
 			return BoolValue(!v.Truthy()), nil
@@ -108,7 +108,8 @@ func (ec *evalCtx) eval(e Expr) (Value, error) {
 			return ec.eval(e.True)
 		}
 		if e.False == nil {
-			return Undefined(), nil
+			// minijinja's silent undefined: lenient even in strict mode (`{{ x if false }}` prints nothing)
+			return Value{kind: KindUndefined, safe: true}, nil
 		}
 		return ec.eval(e.False)
 	}
@@ -235,7 +236,7 @@ func (ec *evalCtx) slice(e *Slice) (Value, error) {
 			items = append(items, StringValue(string(r)))
 		}
 	case KindUndefined:
-		if ec.opts.Undefined == Strict {
+		if ec.strictUndefined(obj) {
 			return Value{}, ec.fail(e.R, "undefined value")
 		}
 		return SeqValue(nil), nil // lenient: undefined slices as none does, to an empty sequence
@@ -287,6 +288,11 @@ func (ec *evalCtx) slice(e *Slice) (Value, error) {
 }
 
 func (ec *evalCtx) call(e *Call) (Value, error) {
+	if ga, ok := e.Callee.(*GetAttr); ok {
+		if n, ok := ga.Expr.(*Name); ok && n.Name == "self" {
+			return ec.selfBlock(e.R, ga.Name)
+		}
+	}
 	callee, err := ec.callee(e)
 	if err != nil {
 		return Value{}, err
@@ -312,6 +318,19 @@ func (ec *evalCtx) call(e *Call) (Value, error) {
 		return v, err
 	}
 	return ec.fitsValue(e.R, v)
+}
+
+// selfBlock is minijinja's `self.name()` (multi_template): the block (its most derived override) renders
+// straight into the output where it is called and the call's value is empty (`{{ self.b() | upper }}`
+// prints the block as it is); a template without the block fails with "unknown block".
+func (ec *evalCtx) selfBlock(r Range, name string) (Value, error) {
+	if len(ec.blocks[name]) == 0 {
+		return Value{}, ec.fail(r, "unknown block: block '%s' not found", name)
+	}
+	if err := ec.renderBlock(r, name, 0); err != nil {
+		return Value{}, err
+	}
+	return StringValue(""), nil
 }
 
 // callee evaluates what a call calls. `x.name(…)` is a method call to minijinja: the value must hold an
@@ -360,7 +379,7 @@ func (ec *evalCtx) binary(e *Binary) (Value, error) {
 	switch e.Op {
 	case "and", "or":
 		l, err := ec.eval(e.Left)
-		if err == nil && l.kind == KindUndefined && ec.opts.Undefined == Strict {
+		if err == nil && ec.strictUndefined(l) {
 			err = ec.fail(e.Left.Span(), "undefined value")
 		}
 		if err != nil || l.Truthy() == (e.Op == "or") {
@@ -379,7 +398,7 @@ func (ec *evalCtx) binary(e *Binary) (Value, error) {
 	switch e.Op {
 	case "==", "!=", "<", "<=", ">", ">=", "in", "not in":
 		// strict undefined fails in comparisons and containment, as minijinja's does
-		if ec.opts.Undefined == Strict && (l.kind == KindUndefined || r.kind == KindUndefined) {
+		if ec.strictUndefined(l) || ec.strictUndefined(r) {
 			return Value{}, ec.fail(e.R, "undefined value")
 		}
 	}
@@ -416,7 +435,7 @@ func (ec *evalCtx) binary(e *Binary) (Value, error) {
 		ok, err := ec.contains(e, r, l)
 		return BoolValue(ok == (e.Op == "in")), err
 	case "~":
-		if ec.opts.Undefined == Strict && (l.kind == KindUndefined || r.kind == KindUndefined) {
+		if ec.strictUndefined(l) || ec.strictUndefined(r) {
 			return Value{}, ec.fail(e.R, "undefined value")
 		}
 		ls, err := ec.toString(e.Left.Span(), l)
@@ -462,7 +481,7 @@ func (ec *evalCtx) contains(e *Binary, container, item Value) (bool, error) {
 		return found, nil
 	}
 	if container.kind == KindUndefined {
-		if ec.opts.Undefined == Strict {
+		if ec.strictUndefined(container) {
 			return false, ec.fail(e.Right.Span(), "undefined value")
 		}
 		return false, nil

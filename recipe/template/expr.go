@@ -59,12 +59,9 @@ func (p *parser) binaryOp(t token) (string, int) {
 		case "in":
 			return "in", 4
 		case "not":
-			// `not in` needs a second token; peek at the source directly
-			rest := p.lx.src[p.lx.pos:]
-			i := skipSpaces(rest, 0)
-			if len(rest) >= i+2 && rest[i:i+2] == "in" && (len(rest) == i+2 || !isIdentChar(rest[i+2])) {
-				return "not in", 4
-			}
+			// after an operand, minijinja's comparison level reads `not` as the start of `not in`
+			// (and wants `in` next: "unexpected …, expected in")
+			return "not in", 4
 		}
 	case tkOp:
 		switch t.val {
@@ -121,8 +118,12 @@ func (p *parser) binExpr(minPrec int) (Expr, error) {
 		}
 		p.next()
 		if op == "not in" {
-			if _, err := p.next(); err != nil { // the `in` after `not`
+			in, err := p.next() // the `in` after `not`
+			if err != nil {
 				return nil, err
+			}
+			if in.kind != tkIdent || in.val != "in" {
+				return nil, p.unexpected(in, "in")
 			}
 		}
 		right, err := p.binExpr(prec + 1)
@@ -208,6 +209,9 @@ func (p *parser) filterChain(base Expr) (Expr, error) {
 			if name.kind != tkIdent {
 				return nil, p.unexpected(name, "identifier")
 			}
+			if name, err = p.dottedName(name); err != nil {
+				return nil, err
+			}
 			tt.Name, tt.NameRange = name.val, name.r
 			tt.R = Range{Start: e.Span().Start, End: name.r.End}
 			nt, err := p.peek()
@@ -223,8 +227,11 @@ func (p *parser) filterChain(base Expr) (Expr, error) {
 					return nil, err
 				}
 				tt.R.End = end
+			// minijinja reads a test's bare argument at these tokens (only `and`, `or`, `else` and `is`
+			// end the test: `x is d if f` passes a variable named `if`)
 			case nt.kind == tkString || nt.kind == tkInt || nt.kind == tkFloat ||
-				(nt.kind == tkIdent && !isOperatorWord(nt.val)):
+				(nt.kind == tkOp && (nt.val == "+" || nt.val == "-" || nt.val == "[" || nt.val == "{")) ||
+				(nt.kind == tkIdent && nt.val != "and" && nt.val != "or" && nt.val != "else" && nt.val != "is"):
 				arg, err := p.primary()
 				if err != nil {
 					return nil, err
@@ -562,6 +569,9 @@ func (p *parser) filterCall(e Expr) (*Filter, error) {
 	}
 	if name.kind != tkIdent {
 		return nil, p.unexpected(name, "identifier")
+	}
+	if name, err = p.dottedName(name); err != nil {
+		return nil, err
 	}
 	f := &Filter{Expr: e, Name: name.val, NameRange: name.r, R: name.r}
 	if e != nil {

@@ -73,7 +73,7 @@ func boolArg(args []Value, kw []kwValue, i int, name string) bool {
 
 // str converts a filter input to text; undefined fails only in strict mode.
 func (ec *evalCtx) str(f *Filter, v Value) (string, error) {
-	if v.kind == KindUndefined && ec.opts.Undefined == Strict {
+	if ec.strictUndefined(v) {
 		return "", ec.fail(f.R, "undefined value")
 	}
 	return ec.toString(f.R, v)

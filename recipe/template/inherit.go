@@ -5,6 +5,7 @@ package template
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -204,7 +205,13 @@ func (ec *evalCtx) load(r Range, name Value) (*Template, error) {
 		}
 	}
 	if res.err != nil {
-		return nil, ec.fail(r, "%s", res.err.Error())
+		err := ec.fail(r, "%s", res.err.Error())
+		var se *SyntaxError
+		if errors.As(res.err, &se) && se.Line > 0 {
+			// goose names the file and minijinja's line in it
+			err.(*RuntimeError).Where = fmt.Sprintf(" (in %s:%d)", name.s, se.Line)
+		}
+		return nil, err
 	}
 	return res.t, nil // nil: not found
 }

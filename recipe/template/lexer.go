@@ -51,6 +51,14 @@ func (t token) describe() string {
 type SyntaxError struct {
 	R   Range
 	Msg string
+	// Line is the line minijinja names in ` (in name:N)` (from 1): where its lexer stood for a lexing
+	// error, else the first line of the last token its parser consumed. R stays on the offending text.
+	Line int
+}
+
+// lineOf is the 1-based line of offset off in the lexed source.
+func (lx *lexer) lineOf(off int) int {
+	return 1 + strings.Count(lx.src[:min(max(off, 0), len(lx.src))], "\n")
 }
 
 func (e *SyntaxError) Error() string { return "syntax error: " + e.Msg }
@@ -115,7 +123,7 @@ func (lx *lexer) scanData(emit func(Stmt)) (opener, error) {
 			j := strings.Index(lx.src[lx.pos:], "#}")
 			if j < 0 {
 				lx.tags = append(lx.tags, Tag{Kind: TagComment, R: Range{Start: i, End: len(lx.src)}})
-				return openEOF, &SyntaxError{R: Range{Start: i, End: i + 2}, Msg: "unexpected end of comment"}
+				return openEOF, &SyntaxError{R: Range{Start: i, End: i + 2}, Msg: "unexpected end of comment", Line: lx.lineOf(len(lx.src))}
 			}
 			endC := lx.pos + j
 			if endC > lx.pos && lx.src[endC-1] == '-' {
@@ -179,7 +187,7 @@ func (lx *lexer) tryRaw(i int) (*Raw, bool, error) {
 	for {
 		j := strings.Index(lx.src[q:], "{%")
 		if j < 0 {
-			return nil, true, &SyntaxError{R: Range{Start: i, End: bodyStart}, Msg: "unexpected end of raw block"}
+			return nil, true, &SyntaxError{R: Range{Start: i, End: bodyStart}, Msg: "unexpected end of raw block", Line: lx.lineOf(len(lx.src))}
 		}
 		k := q + j
 		r := k + 2
@@ -290,7 +298,7 @@ func (lx *lexer) next() (token, error) {
 			return token{kind: tkOp, val: op, r: Range{Start: p, End: lx.pos}}, nil
 		}
 	}
-	return token{}, &SyntaxError{R: Range{Start: p, End: p + 1}, Msg: fmt.Sprintf("unexpected character %q", rune(c))}
+	return token{}, &SyntaxError{R: Range{Start: p, End: p + 1}, Msg: "unexpected character", Line: lx.lineOf(p)}
 }
 
 func (lx *lexer) closeTag(kind TagKind) {
@@ -358,7 +366,7 @@ scan:
 	num := s[digitsStart:q]
 	if hasUnderscore {
 		if strings.HasSuffix(num, "_") {
-			return token{}, &SyntaxError{R: r, Msg: "'_' may not occur at end of number"}
+			return token{}, &SyntaxError{R: r, Msg: "'_' may not occur at end of number", Line: lx.lineOf(r.End)}
 		}
 		num = strings.ReplaceAll(num, "_", "")
 	}
@@ -369,7 +377,7 @@ scan:
 		// the token keeps decimal digits, so the parser reads every integer the same way
 		n, ok := new(big.Int).SetString(num, radix)
 		if !ok || num == "" || n.BitLen() > 128 {
-			return token{}, &SyntaxError{R: r, Msg: "invalid integer (too large)"}
+			return token{}, &SyntaxError{R: r, Msg: "invalid integer (too large)", Line: lx.lineOf(r.End)}
 		}
 		num = n.String()
 	}
@@ -419,5 +427,5 @@ func (lx *lexer) str(quote byte) (token, error) {
 		q++
 	}
 	lx.pos = len(s)
-	return token{}, &SyntaxError{R: Range{Start: p, End: len(s)}, Msg: "unexpected end of string"}
+	return token{}, &SyntaxError{R: Range{Start: p, End: len(s)}, Msg: "unexpected end of string", Line: lx.lineOf(len(s))}
 }

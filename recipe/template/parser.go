@@ -3,6 +3,7 @@
 package template
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"strconv"
@@ -34,6 +35,9 @@ type parser struct {
 	// srcEnd is the end of the whole source, the trailing newline minijinja drops included: where an
 	// unclosed block is reported
 	srcEnd int
+	// last is where the last token minijinja's parser would have consumed starts (template data, a tag
+	// opener, an expression token), or -1: its line is the one minijinja names for a parser error
+	last int
 }
 
 // Parse parses src as a template named name.
@@ -42,15 +46,19 @@ func Parse(name, src string) (*Template, error) {
 	// it loads before lexing it; ranges stay valid since the lexed text is a prefix of src
 	lexed := strings.TrimSuffix(src, "\n")
 	lexed = strings.TrimSuffix(lexed, "\r")
-	p := &parser{lx: &lexer{src: lexed}, blocks: map[string]*Block{}, srcEnd: len(src)}
+	p := &parser{lx: &lexer{src: lexed}, blocks: map[string]*Block{}, srcEnd: len(src), last: -1}
 	body, end, err := p.subparse(nil)
+	if err == nil && end != "" {
+		err = &SyntaxError{R: p.tok.r, Msg: fmt.Sprintf("unexpected `%s`", end)}
+	}
+	var se *SyntaxError
+	if errors.As(err, &se) && se.Line == 0 && p.last >= 0 {
+		se.Line = p.lx.lineOf(p.last)
+	}
 	t := &Template{Name: name, Source: src, Body: body, Blocks: p.blocks, Extends: p.ext, Tags: p.lx.tags}
 	t.TrailingNewline = len(lexed) < len(src)
 	if err != nil {
 		return t, err
-	}
-	if end != "" {
-		return t, &SyntaxError{R: p.tok.r, Msg: fmt.Sprintf("unexpected `%s`", end)}
 	}
 	return t, nil
 }
@@ -78,6 +86,7 @@ func (p *parser) next() (token, error) {
 	}
 	if p.peeked {
 		p.peeked = false
+		p.consumed(p.tok)
 		return p.tok, nil
 	}
 	t, err := p.lx.next()
@@ -86,7 +95,15 @@ func (p *parser) next() (token, error) {
 		return t, err
 	}
 	p.tok = t
+	p.consumed(t)
 	return t, nil
+}
+
+// consumed notes a token the parser took (minijinja's end of input is no token).
+func (p *parser) consumed(t token) {
+	if t.kind != tkEOF {
+		p.last = t.r.Start
+	}
 }
 
 func (p *parser) peek() (token, error) {
@@ -167,7 +184,15 @@ func (p *parser) subparse(ends []string) ([]Stmt, string, error) {
 		return nil, "", p.tooDeep()
 	}
 	var body []Stmt
-	emit := func(s Stmt) { body = append(body, s) }
+	emit := func(s Stmt) {
+		switch s := s.(type) {
+		case *Text:
+			p.last = s.R.Start
+		case *Raw:
+			p.last = s.R.Start
+		}
+		body = append(body, s)
+	}
 	for {
 		op, err := p.lx.scanData(emit)
 		if err != nil {
@@ -182,6 +207,7 @@ func (p *parser) subparse(ends []string) ([]Stmt, string, error) {
 			return body, "", nil
 		case openVar:
 			start := p.lx.tagStart
+			p.last = start
 			e, err := p.expr()
 			if err != nil {
 				return body, "", err
@@ -196,6 +222,7 @@ func (p *parser) subparse(ends []string) ([]Stmt, string, error) {
 			emit(&Emit{R: Range{Start: start, End: t.r.End}, Expr: e})
 		case openBlock:
 			start := p.lx.tagStart
+			p.last = start
 			kw, err := p.next()
 			if err != nil {
 				return body, "", err
@@ -333,4 +360,23 @@ func parseInt(t token) (Value, error) {
 	}
 	f, _ := new(big.Float).SetInt(n).Float64()
 	return FloatValue(f), nil
+}
+
+// dottedName extends a filter or test name with `.segment`s, as minijinja 2.20 reads them (`|ns.f`):
+// the name is the source text from the first segment to the last.
+func (p *parser) dottedName(first token) (token, error) {
+	name := first
+	for p.isOp(".") {
+		p.next()
+		seg, err := p.next()
+		if err != nil {
+			return name, err
+		}
+		if seg.kind != tkIdent {
+			return name, p.unexpected(seg, "identifier")
+		}
+		name.r.End = seg.r.End
+		name.val = p.lx.src[name.r.Start:name.r.End]
+	}
+	return name, nil
 }

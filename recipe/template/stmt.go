@@ -46,7 +46,7 @@ func (p *parser) ifStmt(start int) (Stmt, error) {
 }
 
 func (p *parser) forStmt(start int) (Stmt, error) {
-	target, err := p.assignTarget()
+	target, err := p.assignTarget(false)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,8 @@ func (p *parser) forStmt(start int) (Stmt, error) {
 	st := &For{Target: target, Iter: iter}
 	if p.isKeyword("if") {
 		p.next()
-		if st.Filter, err = p.orExpr(); err != nil {
+		// minijinja reads the loop filter as a full expression (an inline `if` included)
+		if st.Filter, err = p.expr(); err != nil {
 			return nil, err
 		}
 	}
@@ -94,41 +95,62 @@ func (p *parser) forStmt(start int) (Stmt, error) {
 	return st, nil
 }
 
-// assignTarget parses `a`, `a, b` or `(a, b)` as an assignment target.
-func (p *parser) assignTarget() (Expr, error) {
-	first, err := p.targetItem()
-	if err != nil {
-		return nil, err
-	}
-	if !p.isOp(",") {
-		return first, nil
-	}
-	items := []Expr{first}
-	for p.isOp(",") {
-		p.next()
-		it, err := p.targetItem()
+// assignTarget parses an assignment target as minijinja's parse_assignment does: names (dotted ones
+// when dotted: `ns.attr`), parenthesised targets, separated by commas (a trailing one too); it may be
+// empty (`{% for in x %}`, `{% set %}`), which minijinja accepts.
+func (p *parser) assignTarget(dotted bool) (Expr, error) {
+	var items []Expr
+	tuple := false
+	start := -1
+	for {
+		if len(items) > 0 {
+			if _, err := p.expectOp(","); err != nil {
+				return nil, err
+			}
+		}
+		t, err := p.peek()
 		if err != nil {
 			return nil, err
 		}
-		items = append(items, it)
+		if start < 0 {
+			start = t.r.Start
+		}
+		if (t.kind == tkOp && t.val == ")") || t.kind == tkVarEnd || t.kind == tkBlockEnd || (t.kind == tkIdent && t.val == "in") {
+			break
+		}
+		var item Expr
+		if t.kind == tkOp && t.val == "(" {
+			p.next()
+			if item, err = p.assignTarget(dotted); err != nil {
+				return nil, err
+			}
+			if _, err := p.expectOp(")"); err != nil {
+				return nil, err
+			}
+		} else if item, err = p.assignName(dotted); err != nil {
+			return nil, err
+		}
+		items = append(items, item)
+		if !p.isOp(",") {
+			break
+		}
+		tuple = true
 	}
-	return &Tuple{R: Range{Start: first.Span().Start, End: items[len(items)-1].Span().End}, Items: items}, nil
+	if !tuple && len(items) == 1 {
+		return items[0], nil
+	}
+	r := Range{Start: start, End: start}
+	if len(items) > 0 {
+		r.End = items[len(items)-1].Span().End
+	}
+	return &Tuple{R: r, Items: items}, nil
 }
 
-func (p *parser) targetItem() (Expr, error) {
+// assignName is one name of a target (with `.attr` parts when dotted).
+func (p *parser) assignName(dotted bool) (Expr, error) {
 	t, err := p.next()
 	if err != nil {
 		return nil, err
-	}
-	if t.kind == tkOp && t.val == "(" {
-		inner, err := p.assignTarget()
-		if err != nil {
-			return nil, err
-		}
-		if _, err := p.expectOp(")"); err != nil {
-			return nil, err
-		}
-		return inner, nil
 	}
 	if t.kind != tkIdent {
 		return nil, p.unexpected(t, "identifier")
@@ -136,7 +158,31 @@ func (p *parser) targetItem() (Expr, error) {
 	if err := reservedName(t); err != nil {
 		return nil, err
 	}
-	return &Name{R: t.r, Name: t.val}, nil
+	var e Expr = &Name{R: t.r, Name: t.val}
+	for dotted && p.isOp(".") {
+		p.next()
+		a, err := p.next()
+		if err != nil {
+			return nil, err
+		}
+		if a.kind != tkIdent {
+			return nil, p.unexpected(a, "identifier")
+		}
+		e = &GetAttr{R: Range{Start: e.Span().Start, End: a.r.End}, Expr: e, Name: a.val, NameRange: a.r}
+	}
+	return e, nil
+}
+
+// expectNamed is expectOp with minijinja's name for what was expected ("comma", "assignment operator").
+func (p *parser) expectNamed(op, name string) (token, error) {
+	t, err := p.next()
+	if err != nil {
+		return t, err
+	}
+	if t.kind != tkOp || t.val != op {
+		return t, p.unexpected(t, name)
+	}
+	return t, nil
 }
 
 // reservedName refuses the names minijinja's parser will not assign to.
@@ -181,27 +227,37 @@ func (p *parser) blockFilters() (Expr, error) {
 }
 
 func (p *parser) setStmt(start int) (Stmt, error) {
-	target, err := p.assignTarget()
+	target, err := p.assignTarget(true)
 	if err != nil {
 		return nil, err
 	}
-	// `{% set ns.attr = value %}` is allowed on namespaces
-	for p.isOp(".") {
-		p.next()
-		t, err := p.next()
-		if err != nil {
+	if t, err := p.peek(); err != nil {
+		return nil, err
+	} else if t.kind != tkBlockEnd && !(t.kind == tkOp && t.val == "|") {
+		if _, err := p.expectNamed("=", "assignment operator"); err != nil {
 			return nil, err
 		}
-		if t.kind != tkIdent {
-			return nil, p.unexpected(t, "identifier")
-		}
-		target = &GetAttr{R: Range{Start: target.Span().Start, End: t.r.End}, Expr: target, Name: t.val, NameRange: t.r}
-	}
-	if p.isOp("=") {
-		p.next()
 		v, err := p.expr()
 		if err != nil {
 			return nil, err
+		}
+		if p.isOp(",") {
+			// `{% set x = 1, 2 %}`: the values as one sequence
+			items := []Expr{v}
+			for p.isOp(",") {
+				p.next()
+				if t, err := p.peek(); err != nil {
+					return nil, err
+				} else if t.kind == tkBlockEnd {
+					break
+				}
+				it, err := p.expr()
+				if err != nil {
+					return nil, err
+				}
+				items = append(items, it)
+			}
+			v = &Tuple{R: Range{Start: items[0].Span().Start, End: items[len(items)-1].Span().End}, Items: items}
 		}
 		t, err := p.expectBlockEnd()
 		if err != nil {
@@ -233,15 +289,23 @@ func (p *parser) withStmt(start int) (Stmt, error) {
 			break
 		}
 		if len(st.Targets) > 0 {
-			if _, err := p.expectOp(","); err != nil {
+			if _, err := p.expectNamed(",", "comma"); err != nil {
 				return nil, err
 			}
 		}
-		target, err := p.targetItem()
-		if err != nil {
+		var target Expr
+		if p.isOp("(") {
+			p.next()
+			if target, err = p.assignTarget(false); err != nil {
+				return nil, err
+			}
+			if _, err := p.expectOp(")"); err != nil {
+				return nil, err
+			}
+		} else if target, err = p.assignName(false); err != nil {
 			return nil, err
 		}
-		if _, err := p.expectOp("="); err != nil {
+		if _, err := p.expectNamed("=", "assignment operator"); err != nil {
 			return nil, err
 		}
 		v, err := p.expr()

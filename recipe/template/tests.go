@@ -3,9 +3,11 @@
 package template
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
+	"unicode"
 )
 
 type testFn func(ec *evalCtx, v Value, args []Value) (bool, error)
@@ -21,7 +23,22 @@ func (ec *evalCtx) applyTest(t *Test, v Value) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return fn(ec, v, args)
+	ok, err = fn(ec, v, args)
+	if err != nil {
+		if _, located := err.(*RuntimeError); !located {
+			err = ec.fail(t.R, "%s", err.Error())
+		}
+	}
+	return ok, err
+}
+
+func allRunes(s string, ok func(rune) bool) bool {
+	for _, r := range s {
+		if !ok(r) {
+			return false
+		}
+	}
+	return true
 }
 
 func init() {
@@ -63,8 +80,8 @@ func init() {
 			return v.kind != KindUndefined, nil
 		},
 		"none":     kind(KindNone),
-		"safe":     func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.safe, nil },
-		"escaped":  func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.safe, nil },
+		"safe":     func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.safe && v.kind != KindUndefined, nil },
+		"escaped":  func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.safe && v.kind != KindUndefined, nil },
 		"boolean":  kind(KindBool),
 		"odd":      parity(1),
 		"even":     parity(0),
@@ -88,11 +105,19 @@ func init() {
 		"endingwith": func(_ *evalCtx, v Value, args []Value) (bool, error) {
 			return len(args) > 0 && strings.HasSuffix(v.String(), args[0].String()), nil
 		},
+		// minijinja: every character is lower (upper) case (`'ab1' is lower` is false); the value must be
+		// a string
 		"lower": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
-			return v.kind == KindString && strings.ToLower(v.s) == v.s, nil
+			if v.kind != KindString {
+				return false, errNotAString
+			}
+			return allRunes(v.s, unicode.IsLower), nil
 		},
 		"upper": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
-			return v.kind == KindString && strings.ToUpper(v.s) == v.s, nil
+			if v.kind != KindString {
+				return false, errNotAString
+			}
+			return allRunes(v.s, unicode.IsUpper), nil
 		},
 		"sameas": eq,
 		"eq":     eq, "equalto": eq, "==": eq,
@@ -108,15 +133,27 @@ func init() {
 			found, _ := containsValue(args[0], v)
 			return found, nil
 		},
-		"true":   func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.kind == KindBool && v.b, nil },
-		"false":  func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.kind == KindBool && !v.b, nil },
-		"filter": func(_ *evalCtx, v Value, _ []Value) (bool, error) { return IsFilter(v.String()), nil },
+		"true":  func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.kind == KindBool && v.b, nil },
+		"false": func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.kind == KindBool && !v.b, nil },
+		// minijinja's `is filter` / `is test` take the name as a string argument: anything else (undefined
+		// too) fails its conversion
+		"filter": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+			if v.kind != KindString {
+				return false, errNotAString
+			}
+			return IsFilter(v.s), nil
+		},
 		"test": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
-			_, ok := tests[v.String()]
+			if v.kind != KindString {
+				return false, errNotAString
+			}
+			_, ok := tests[v.s]
 			return ok, nil
 		},
 	}
 }
+
+var errNotAString = errors.New("invalid operation: value is not a string")
 
 type globalFn = func(*evalCtx, []Value, []kwValue) (Value, error)
 

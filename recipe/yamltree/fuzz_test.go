@@ -51,6 +51,15 @@ func FuzzYAMLTree(f *testing.F) {
 				}
 			}
 		}
+		// differential: libyaml's verdict on a masked text goccy confirmed places errors as on the original
+		if masked, blocks := mask(li, 0); masked != nil && utf8.Valid(data) {
+			if _, ok := parse(li, masked, blocks, nil, nil); ok {
+				want, got := libyamlVerdict(li).err, cachedVerdict(li, masked, nil).err
+				if (want == nil) != (got == nil) || (want != nil && (want.Msg != got.Msg || want.Offset != got.Offset)) {
+					t.Fatalf("masked verdict %+v, original %+v", got, want)
+				}
+			}
+		}
 		// differential: mappings split every 2 entries must give the same tree as one parse
 		if sh := precheckShapeN(li, 2); sh.err == nil && sh.secondDoc < 0 && len(sh.splits) > 0 {
 			want, _ := parse(li, nil, nil, nil, nil)

@@ -44,8 +44,8 @@ func TestSplitAgrees(t *testing.T) {
 	}
 }
 
-// TestSplitErrorLine: a syntax error inside a run parsed on its own is reported where one parse of the
-// whole text reports it.
+// TestSplitErrorLine: a syntax error after a mapping long enough to be split is libyaml's, where
+// libyaml reports it (the unclosed flow sequence: at the end of the text), whatever goccy's runs say.
 func TestSplitErrorLine(t *testing.T) {
 	var sb strings.Builder
 	for i := range 250 {
@@ -58,8 +58,7 @@ func TestSplitErrorLine(t *testing.T) {
 	if !ok {
 		t.Fatalf("want *Error, got %v", err)
 	}
-	whole, _ := parse(source.NewLineIndex([]byte(src)), nil, nil, nil, nil)
-	if we, ok := whole.err.(*Error); !ok || *we != *e {
-		t.Errorf("split parse error %+v, one parse %+v", e, whole.err)
+	if want := (Error{Offset: len(src), Msg: "did not find expected ',' or ']'"}); *e != want {
+		t.Errorf("split parse error %+v, want %+v", *e, want)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"errors"
 	"strings"
-	"sync"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -124,6 +123,9 @@ type Error struct {
 	// End, when set (> Offset), ends the offending text (a refused character); else the error is at Offset.
 	End int
 	Msg string
+	// goccy marks an error of goccy/go-yaml's own parser (not a limit of serde_yaml's): it stands only
+	// where libyaml agrees (verdict.go).
+	goccy bool
 }
 
 func (e *Error) Error() string { return e.Msg }
@@ -133,7 +135,12 @@ type Document struct {
 	Root *Node // nil for an empty document
 	// Extra is the range of a second document's start, when the text holds more than one.
 	Extra *source.Range
-	err   error
+	// Degraded marks a tree built from the libyaml port's nodes because goccy/go-yaml refused a text
+	// libyaml accepts: its ranges start right but may end early or late (degraded.go).
+	Degraded bool
+	// Refused is goccy/go-yaml's error on a degraded tree's text (where it stopped, not goose's error).
+	Refused *Error
+	err     error
 }
 
 type builder struct {
@@ -156,87 +163,6 @@ type builder struct {
 	masked     map[int]maskedBlock // by header line
 	confirmed  int                 // masked blocks goccy parsed as block scalars
 }
-
-// Cache keeps the last masked parse of one document, so an edit that only changes block-scalar text (the
-// masked text stays the same) skips goccy entirely. Safe for concurrent use.
-type Cache struct {
-	mu     sync.Mutex
-	masked []byte
-	file   *segments
-}
-
-func (c *Cache) get(masked []byte) *segments {
-	if c == nil {
-		return nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.file != nil && bytes.Equal(c.masked, masked) {
-		return c.file
-	}
-	return nil
-}
-
-func (c *Cache) put(masked []byte, f *segments) {
-	if c == nil {
-		return
-	}
-	c.mu.Lock()
-	c.masked, c.file = masked, f
-	c.mu.Unlock()
-}
-
-// Parse parses text (which the line index covers).
-func Parse(li *source.LineIndex) (*Document, error) { return ParseCached(li, nil) }
-
-// ParseCached is Parse with a per-document cache (nil for none). Nesting deeper than serde_yaml's limit
-// is refused before goccy/go-yaml sees the text, and only the first document (up to the `---` of the
-// second) is handed to it: goose refuses a second document whatever it contains.
-func ParseCached(li *source.LineIndex, cache *Cache) (*Document, error) {
-	sh := precheckShape(li)
-	if sh.err != nil {
-		return nil, sh.err
-	}
-	switch {
-	case sh.secondDoc >= 0:
-		li = source.NewLineIndex(li.Text()[:sh.secondDoc+3])
-	case sh.afterEnd >= 0:
-		full := li.Text()
-		li = source.NewLineIndex(full[:sh.afterEnd+3])
-		doc, err := parseFirst(li, cache, sh.splits)
-		if err == nil && doc.Extra == nil {
-			doc.Extra = &sh.extraDoc
-		}
-		return doc, err
-	}
-	return parseFirst(li, cache, sh.splits)
-}
-
-// parseFirst parses the text of the first document: masked when it can, else as it is.
-func parseFirst(li *source.LineIndex, cache *Cache, splits []split) (*Document, error) {
-	if masked, blocks := mask(li, minMaskBytes); masked != nil {
-		if doc, ok := parse(li, masked, blocks, splits, cache); ok {
-			if doc.err != nil {
-				return nil, doc.err
-			}
-			return doc, nil
-		}
-	}
-	doc, _ := parse(li, nil, nil, splits, nil)
-	if doc.err != nil && len(splits) > 0 && len(li.Text()) <= maxUnsplitRetryBytes {
-		// a run parsed on its own can word a syntax error differently: a text of ordinary size is
-		// parsed again whole so the message is goccy's for the whole text
-		doc, _ = parse(li, nil, nil, nil, nil)
-	}
-	if doc.err != nil {
-		return nil, doc.err
-	}
-	return doc, nil
-}
-
-// maxUnsplitRetryBytes is the largest text whose failed split parse is redone whole (goccy's cost for
-// many keys is quadratic; at this size it stays in the tens of milliseconds).
-const maxUnsplitRetryBytes = 32 << 10
 
 // parse parses src (the original text, or a masked copy with the same lines) into a tree whose
 // offsets refer to the original; ok is false when a masked parse must be redone on the original.
@@ -329,9 +255,9 @@ func convertError(li *source.LineIndex, err error) error {
 		if t := ye.GetToken(); t != nil && t.Position != nil {
 			off = li.OffsetFromRuneCol(base+t.Position.Line-1, t.Position.Column-1)
 		}
-		return &Error{Offset: off, Msg: libyamlWording(ye.GetMessage())}
+		return &Error{Offset: off, Msg: libyamlWording(ye.GetMessage()), goccy: true}
 	}
-	return &Error{Msg: err.Error()}
+	return &Error{Msg: err.Error(), goccy: true}
 }
 
 // libyamlWording words a goccy/go-yaml message as libyaml (goose's serde_yaml) words the same problem.

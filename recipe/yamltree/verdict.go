@@ -1,0 +1,360 @@
+// The YAML syntax verdict as goose reaches it: go.yaml.in/yaml/v3's port of libyaml's reader, scanner and
+// parser decides whether the first document parses, with libyaml's problem text, plus serde_yaml's own
+// rules (an alias to an unknown anchor; a second document); goccy/go-yaml only builds the ranged tree.
+// yaml/v3 prints no column, so the error is placed at go.yaml.in/yaml/v4's problem mark (the same port,
+// which reports libyaml's marks) when v4 words the same problem.
+
+package yamltree
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	yaml3 "go.yaml.in/yaml/v3"
+	yaml4 "go.yaml.in/yaml/v4"
+
+	"github.com/goose-ls/goose-ls/recipe/source"
+)
+
+// msgUnknownAnchor is serde_yaml's message for an alias whose anchor is not defined before it.
+const msgUnknownAnchor = "unknown anchor"
+
+// verdict is what libyamlVerdict found.
+type verdict struct {
+	// node is the composed first document (nil on error), for a tree where goccy refuses the text.
+	node *yaml3.Node
+	err  *Error
+	// more: the text holds a second document (serde_yaml refuses it, whatever it holds).
+	more bool
+}
+
+// cachedVerdict is libyamlVerdict on the masked text goccy parsed when there is one (block scalar
+// content cannot fail libyaml's parse, and the mask keeps every other line and column, so an edit inside
+// instructions or a prompt re-uses the verdict), else on the text. Its node is nil for a masked text.
+func cachedVerdict(li *source.LineIndex, masked []byte, cache *Cache) verdict {
+	if masked == nil || hasUnicodeBreak(li.Text()) {
+		return libyamlVerdict(li)
+	}
+	if v, ok := cache.getVerdict(masked); ok {
+		return v
+	}
+	mli := source.NewLineIndex(masked)
+	v := libyamlVerdict(mli)
+	v.node = nil
+	if v.err != nil {
+		// masked lines are prefixes of the original ones: the same line and byte column
+		l := mli.Line(v.err.Offset)
+		v.err.Offset = min(li.LineStart(l)+v.err.Offset-mli.LineStart(l), len(li.Text()))
+	}
+	cache.putVerdict(masked, v)
+	return v
+}
+
+// hasUnicodeBreak reports NEL, LS or PS: line breaks to libyaml (YAML 1.1) that a masked block scalar
+// line would hide.
+func hasUnicodeBreak(text []byte) bool {
+	return bytes.Contains(text, []byte("\u0085")) || bytes.Contains(text, []byte("\u2028")) || bytes.Contains(text, []byte("\u2029"))
+}
+
+func (c *Cache) getVerdict(masked []byte) (verdict, bool) {
+	if c == nil {
+		return verdict{}, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.verdictMasked == nil || !bytes.Equal(c.verdictMasked, masked) {
+		return verdict{}, false
+	}
+	v := c.verdict
+	if v.err != nil {
+		e := *v.err // callers own the error they get
+		v.err = &e
+	}
+	return v, true
+}
+
+func (c *Cache) putVerdict(masked []byte, v verdict) {
+	if c == nil {
+		return
+	}
+	if v.err != nil {
+		e := *v.err
+		v.err = &e
+	}
+	c.mu.Lock()
+	c.verdictMasked, c.verdict = masked, v
+	c.mu.Unlock()
+}
+
+// libyamlVerdict parses text as serde_yaml does (libyaml's events, aliases resolved in order).
+func libyamlVerdict(li *source.LineIndex) verdict {
+	fixed, ok := bomsAsSpaces(li.Text())
+	if !ok {
+		return verdictOn(li)
+	}
+	fli := source.NewLineIndex(fixed)
+	v := verdictOn(fli)
+	if v.err != nil {
+		// one character for another: the same line and character column
+		l := fli.Line(v.err.Offset)
+		col := utf8.RuneCount(fixed[fli.LineStart(l):v.err.Offset])
+		v.err.Offset = li.OffsetFromRuneCol(l, col)
+	}
+	return v
+}
+
+// bomsAsSpaces: libyaml skips a byte order mark at the start of a line as it skips a space before a
+// token (it counts one column); the Go ports read it as content. Each such mark becomes a space.
+func bomsAsSpaces(text []byte) ([]byte, bool) {
+	const bom = "\uFEFF"
+	if !bytes.Contains(text[min(len(text), len(bom)):], []byte(bom)) {
+		return nil, false
+	}
+	var out []byte
+	for i := 0; i < len(text); i++ {
+		if i > 0 && text[i-1] == '\n' && bytes.HasPrefix(text[i:], []byte(bom)) {
+			if out == nil {
+				out = append(make([]byte, 0, len(text)), text[:i]...)
+			}
+			out = append(out, ' ')
+			i += len(bom) - 1
+			continue
+		}
+		if out != nil {
+			out = append(out, text[i])
+		}
+	}
+	return out, out != nil
+}
+
+// verdictOn is libyamlVerdict on a text without line-start byte order marks.
+func verdictOn(li *source.LineIndex) verdict {
+	text := li.Text()
+	v, line := decodeV3(text)
+	if v.err == nil {
+		return v
+	}
+	if v.err.Msg == "found incompatible YAML document" {
+		// libyaml 0.2.5 accepts %YAML 1.1 and 1.2; the Go ports only 1.1
+		if fixed, ok := yaml12As11(text); ok {
+			if w, _ := decodeV3(fixed); w.err == nil || w.err.Msg != v.err.Msg {
+				return verdictOn(source.NewLineIndex(fixed))
+			}
+		}
+	}
+	off, scanner := placeError(li, v.err.Msg, line)
+	v.err.Offset = off
+	if !scanner {
+		if bad, ok := badCharacterLater(li, off); ok {
+			v.err = &Error{Offset: bad, Msg: msgCannotStartToken}
+			return v
+		}
+	}
+	if scanner && off > 0 {
+		if w, ok := earlierParserError(text, off); ok {
+			return w
+		}
+	}
+	return v
+}
+
+// earlierParserError: the Go ports scan two tokens further ahead than libyaml (for comments), so a
+// scanner error at off can hide the error libyaml meets first on an earlier token. The text is parsed
+// again cut before the token that failed (then at off, then after its token): an error the cut text shows
+// before its own end
+// is that earlier error. Parser errors qualify, and libyaml's stale simple key check ("could not find
+// expected ':'"), which libyaml runs before it fetches the next token.
+func earlierParserError(text []byte, off int) (verdict, bool) {
+	tokenStart := off
+	for tokenStart > 0 && !isSpaceByte(text[tokenStart-1]) && text[tokenStart-1] != ',' {
+		tokenStart--
+	}
+	tokenEnd := off
+	for tokenEnd < len(text) && !isSpaceByte(text[tokenEnd]) {
+		tokenEnd++
+	}
+	// off is a line's first token when only yaml/v3's line is known: the failing token may lie after it
+	cuts := []int{tokenStart}
+	for _, c := range []int{off, tokenEnd} {
+		if c != cuts[len(cuts)-1] {
+			cuts = append(cuts, c)
+		}
+	}
+	for _, c := range cuts {
+		cut := source.NewLineIndex(text[:c])
+		w, wline := decodeV3(cut.Text())
+		if w.err == nil {
+			continue
+		}
+		o, sc := placeError(cut, w.err.Msg, wline)
+		// libyaml checks stale simple keys when it reaches the next line's first token
+		staleKey := w.err.Msg == "could not find expected ':'" && o <= c && c > 0 && text[c-1] == '\n'
+		// libyaml's scanner fetches ahead while the line's first token may still be a simple key (up to
+		// the end of its line): an earlier error on the same line counts only at a first token that
+		// cannot be a key (an indicator), or after a directive (whose scan eats the line break, so the
+		// next line starts where simple keys are not allowed)
+		firstOnLine := o == cut.LineStart(cut.Line(o))+indentOf(text[cut.LineStart(cut.Line(o)):])
+		seen := cut.Line(o) < cut.Line(min(off, c)) || afterDirective(cut, o) ||
+			(firstOnLine && o < len(text) && bytes.IndexByte([]byte("-?:,]}"), text[o]) >= 0)
+		if (!sc && o <= lastToken(cut.Text()) && seen) || staleKey {
+			w.err.Offset = o
+			return w, true
+		}
+	}
+	return verdict{}, false
+}
+
+const msgCannotStartToken = "found character that cannot start any token"
+
+// badCharacterLater: libyaml's scanner reads ahead to the end of a line (at most 1,024 characters) while
+// the line's first token may still be a simple key, so on a line that opens a flow collection at its
+// start (`{{ x }}…`, goose's commonest) a character that cannot start a token later on the line fails
+// before the parser error at off. It returns that character's offset.
+func badCharacterLater(li *source.LineIndex, off int) (int, bool) {
+	text := li.Text()
+	l := li.Line(off)
+	start, end := li.LineStart(l), li.LineEnd(l)
+	first := start + indentOf(text[start:end])
+	if first >= end || (text[first] != '{' && text[first] != '[') || off < first {
+		return 0, false
+	}
+	end = min(end, first+1024)
+	var quote byte
+	for i := first; i < end; i++ {
+		c := text[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				i++
+			}
+			continue
+		case i > off && (c == '@' || c == '`' || c == '%') && tokenBoundary(text[i-1]):
+			return i, true
+		case c == '#' && i > first && (text[i-1] == ' ' || text[i-1] == '\t'):
+			return 0, false // a comment ends the line's tokens
+		case (c == '\'' || c == '"') && tokenBoundary(text[i-1]):
+			quote = c
+		}
+	}
+	return 0, false
+}
+
+func tokenBoundary(prev byte) bool {
+	return prev == ' ' || prev == '\t' || prev == '[' || prev == ']' || prev == '{' || prev == '}' || prev == ','
+}
+
+// v3Prefix is yaml/v3's "yaml: line N: " before the problem text.
+var v3Prefix = regexp.MustCompile(`^yaml: (?:line ([0-9]+): )?`)
+
+// decodeV3 parses the first document with yaml/v3; line is v3's line number of an error (0: none).
+func decodeV3(text []byte) (verdict, int) {
+	dec := yaml3.NewDecoder(bytes.NewReader(text))
+	var n yaml3.Node
+	err := dec.Decode(&n)
+	if errors.Is(err, io.EOF) {
+		return verdict{}, 0
+	}
+	if err == nil {
+		// what follows the first document: nothing, a second document, or an error libyaml meets
+		// while looking for the next document's start (still the first document's error for serde_yaml)
+		var next yaml3.Node
+		err = dec.Decode(&next)
+		if errors.Is(err, io.EOF) {
+			return verdict{node: &n}, 0
+		}
+		if err == nil {
+			return verdict{node: &n, more: true}, 0
+		}
+	}
+	msg, line := err.Error(), 0
+	if m := v3Prefix.FindStringSubmatch(msg); m != nil {
+		msg = msg[len(m[0]):]
+		line, _ = strconv.Atoi(m[1])
+	}
+	if strings.HasPrefix(msg, "unknown anchor ") {
+		msg = msgUnknownAnchor
+	}
+	return verdict{err: &Error{Msg: msg}}, line
+}
+
+// placeError finds libyaml's problem mark for msg: yaml/v4's mark when it words the same problem, else
+// the start of the line yaml/v3 names; and whether the problem is the scanner's (or the reader's).
+func placeError(li *source.LineIndex, msg string, v3line int) (int, bool) {
+	l, err := yaml4.NewLoader(bytes.NewReader(li.Text()), yaml4.WithSingleDocument())
+	if err == nil {
+		var n yaml4.Node
+		err = l.Load(&n)
+	}
+	var le *yaml4.LoadError
+	if errors.As(err, &le) && le.Mark.Line > 0 && sameProblem(le, msg) {
+		return li.OffsetFromRuneCol(le.Mark.Line-1, max(le.Mark.Column-1, 0)), le.Stage == yaml4.ScannerStage
+	}
+	scanner := !parserProblems[msg]
+	if v3line <= 0 {
+		return 0, scanner
+	}
+	line := min(v3line-1, li.LineCount()-1)
+	start, end := li.LineStart(line), li.LineEnd(line)
+	return start + indentOf(li.Text()[start:end]), scanner
+}
+
+// parserProblems are libyaml's parser errors (parser.c); every other problem is the scanner's or the
+// reader's, found as tokens are fetched.
+var parserProblems = map[string]bool{
+	"did not find expected <stream-start>": true, "did not find expected <document start>": true,
+	"did not find expected key": true, "did not find expected node content": true,
+	"did not find expected '-' indicator": true, "did not find expected ',' or ']'": true,
+	"did not find expected ',' or '}'": true, "found undefined tag handle": true,
+	"found duplicate %YAML directive": true, "found incompatible YAML document": true,
+	"found duplicate %TAG directive": true, msgUnknownAnchor: true,
+}
+
+func sameProblem(le *yaml4.LoadError, msg string) bool {
+	if msg == msgUnknownAnchor {
+		return le.Stage == yaml4.ComposerStage && strings.HasPrefix(le.Message, "unknown anchor ")
+	}
+	return le.Message == msg
+}
+
+// afterDirective: o is the first token of a line that follows a directive line.
+func afterDirective(li *source.LineIndex, o int) bool {
+	l := li.Line(o)
+	if l == 0 || o != li.LineStart(l)+indentOf(li.Text()[li.LineStart(l):li.LineEnd(l)]) {
+		return false
+	}
+	prev := li.Text()[li.LineStart(l-1):li.LineEnd(l-1)]
+	return len(prev) > 0 && prev[0] == '%'
+}
+
+// lastToken is the offset of the last non-blank byte of text (errors after it are the cut's own).
+func lastToken(text []byte) int {
+	i := len(text)
+	for i > 0 && isSpaceByte(text[i-1]) {
+		i--
+	}
+	return max(i-1, 0)
+}
+
+// yaml12Directive is a `%YAML 1.2` directive line.
+var yaml12Directive = regexp.MustCompile(`(?m)^%YAML[ \t]+1\.2([ \t#]|$)`)
+
+// yaml12As11 rewrites `%YAML 1.2` directives as 1.1 (same length, so every mark stays).
+func yaml12As11(text []byte) ([]byte, bool) {
+	locs := yaml12Directive.FindAllIndex(text, -1)
+	if locs == nil {
+		return nil, false
+	}
+	out := bytes.Clone(text)
+	for _, loc := range locs {
+		i := bytes.Index(out[loc[0]:loc[1]], []byte("1.2")) + loc[0]
+		out[i+2] = '1'
+	}
+	return out, true
+}

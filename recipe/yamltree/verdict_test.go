@@ -1,0 +1,127 @@
+// Tests of the YAML verdict: libyaml's problem text and mark (taken from Debian's libyaml 0.2.5 through
+// python3-yaml's CSafeLoader), serde_yaml's rules, the Go ports' deviations corrected, the degraded tree.
+
+package yamltree
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/goose-ls/goose-ls/recipe/source"
+)
+
+func TestVerdictIsLibyamls(t *testing.T) {
+	for _, c := range []struct {
+		name, src, msg string
+		at             int
+	}{
+		{"valid", "a: 1\n", "", 0},
+		{"YAML 1.2 directive (libyaml accepts 1.1 and 1.2)", "%YAML 1.2\n---\na: 1\n", "", 0},
+		{"line-start byte order mark is skipped", "a: 1\n\uFEFF\nc: 1\n", "", 0},
+		{"scanner error", "a: b\n c:", "mapping values are not allowed in this context", 7},
+		{"unknown anchor (serde_yaml)", "a: *x\n", msgUnknownAnchor, 3},
+		{"unclosed flow sequence: at the end", "title: x\nkey: [unclosed\n", "did not find expected ',' or ']'", 24},
+		// the Go ports scan two tokens ahead of libyaml: libyaml's parser fails first on an earlier token
+		{"parser error before a scanner error", ": r\n H:", "did not find expected key", 0},
+		{"document start before a scanner error", "{}.\ns:", "did not find expected <document start>", 2},
+		{"key before a bad alias", "i: {}.\n*", "did not find expected key", 5},
+		{"block entry before a bad alias", "[]\n- *", "did not find expected <document start>", 3},
+		{"stale simple key before a bad character", "  s:\n  --\n`", "could not find expected ':'", 10},
+		{"after a directive simple keys are not allowed", "%YAML 1.1\nn:", "did not find expected <document start>", 10},
+		// libyaml scans to the end of a line whose first token may be a simple key
+		{"scanner error on a possible key's line", "{{- x}}{% raw %}{%endraw%}", "found character that cannot start any token", 8},
+		{"flow collection after a block scalar's end", "k: |\n    a\n  [[\n", "did not find expected key", 13},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := libyamlVerdict(source.NewLineIndex([]byte(c.src)))
+			switch {
+			case c.msg == "" && v.err != nil:
+				t.Fatalf("want no error, got %q at %d", v.err.Msg, v.err.Offset)
+			case c.msg != "" && v.err == nil:
+				t.Fatalf("want %q at %d, got no error", c.msg, c.at)
+			case c.msg != "" && (v.err.Msg != c.msg || v.err.Offset != c.at):
+				t.Fatalf("got %q at %d, want %q at %d", v.err.Msg, v.err.Offset, c.msg, c.at)
+			}
+		})
+	}
+}
+
+// TestDocumentsAsLibyamlCounts: a directive is not a document (goccy/go-yaml counted one).
+func TestDocumentsAsLibyamlCounts(t *testing.T) {
+	for src, more := range map[string]bool{
+		"%TAG ! tag:example.com,2000:\n---\na: 1\n": false,
+		"a: 1\n---\nb: 2\n":                         true,
+		"a: 1\n...\n":                               false,
+	} {
+		doc, err := Parse(source.NewLineIndex([]byte(src)))
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		if (doc.Extra != nil) != more {
+			t.Errorf("%q: second document %v, want %v", src, doc.Extra, more)
+		}
+	}
+}
+
+// TestDegradedTree: where goccy/go-yaml refuses what libyaml accepts, the tree comes from libyaml's nodes
+// with ranges on the text, and no error.
+func TestDegradedTree(t *testing.T) {
+	src := "[a, b]: c\nd: {e: 'f''g'}\nh: |\n  text\n  more\ni:\n"
+	doc, err := Parse(source.NewLineIndex([]byte(src)))
+	if err != nil {
+		t.Fatalf("want a tree, got %v", err)
+	}
+	if !doc.Degraded || doc.Refused == nil {
+		t.Fatalf("want a degraded tree with goccy's refusal, got degraded=%v refused=%v", doc.Degraded, doc.Refused)
+	}
+	root := doc.Root
+	if root == nil || root.Kind != Map || len(root.Pairs) != 4 {
+		t.Fatalf("root: %+v", root)
+	}
+	text := func(n *Node) string { return src[n.R.Start:n.R.End] }
+	if k := root.Pairs[0].Key; k.Kind != Seq || !k.Flow || text(k) != "[a, b]" || len(k.Items) != 2 {
+		t.Errorf("flow sequence key: %+v %q", k, text(k))
+	}
+	if v := root.Pairs[0].Value; v.Value != "c" || text(v) != "c" {
+		t.Errorf("value c: %+v", v)
+	}
+	if v := root.Get("d"); v == nil || v.Kind != Map || text(v) != "{e: 'f''g'}" || v.Get("e").Value != "f'g" || text(v.Get("e")) != "'f''g'" {
+		t.Errorf("flow map: %+v", v)
+	}
+	if v := root.Get("h"); v == nil || v.Style != Literal || v.Value != "text\nmore\n" || text(v) != "|\n  text\n  more" {
+		t.Errorf("block scalar: %+v", v)
+	}
+	if v := root.Get("i"); v == nil || !v.Empty || v.Type != Null {
+		t.Errorf("empty value: %+v", v)
+	}
+}
+
+// TestMaskedVerdict: the verdict on the masked text (cached per masked text) places errors where the
+// original text's verdict does, and a line break libyaml sees inside a block scalar line (LS) is not
+// hidden by the mask.
+func TestMaskedVerdict(t *testing.T) {
+	pad := "title: t\ninstructions: |\n" + strings.Repeat("  some prose line of a long block scalar\n", 150)
+	for name, src := range map[string]string{
+		"error after the block":    pad + "prompt: [x\n",
+		"error before the block":   "a: b\n c: d\n" + pad,
+		"LS inside a block line":   "title: t\ninstructions: |\n" + strings.Repeat("  prose\n", 600) + "  cut\u2028))\nprompt: p\n",
+		"valid with a large block": pad + "prompt: p\n",
+	} {
+		li := source.NewLineIndex([]byte(src))
+		want := libyamlVerdict(li).err
+		masked, _ := mask(li, minMaskBytes)
+		if masked == nil {
+			t.Fatalf("%s: not masked", name)
+		}
+		cache := &Cache{}
+		for round := range 2 { // the second round is served by the cache
+			got := cachedVerdict(li, masked, cache).err
+			if (got == nil) != (want == nil) || (got != nil && (got.Msg != want.Msg || got.Offset != want.Offset)) {
+				t.Errorf("%s (round %d): masked verdict %+v, original %+v", name, round, got, want)
+			}
+		}
+		if name == "LS inside a block line" && want == nil {
+			t.Errorf("%s: libyaml reads LS as a line break and refuses the text", name)
+		}
+	}
+}

@@ -4,7 +4,8 @@ BIN := bin/goose-ls
 FUZZTIME ?= 30s
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 
-.PHONY: all build check-examples test test-short lint bench bench-lsp fuzz clean vsix vsix-targets vscode-test differential \
+.PHONY: all build check-examples test test-short lint bench bench-lsp bench-startup bench-agent bench-typing fuzz clean vsix \
+	vsix-targets vscode-test differential \
 	e2e-rootfs e2e-rootfs-trixie e2e-rootfs-forky
 
 all: build
@@ -37,6 +38,30 @@ lint: $(STATICCHECK)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./recipe/... ./cmd/... ./agent/... ./lsp/...
+
+# Start-up (issue 17): `goose-ls check` of a 42-line recipe against a hello-world Go program reading the same
+# file, alternating run by run (internal/agentbench/alternate: hyperfine runs one command's runs, then the
+# other's), then hyperfine for the user/system split, and `check` of the corpus.
+STARTUP_DIR := bin/startup
+bench-startup: build
+	mkdir -p $(STARTUP_DIR)
+	$(GO) build -o $(STARTUP_DIR)/readfile ./internal/agentbench/readfile
+	$(GO) build -o $(STARTUP_DIR)/alternate ./internal/agentbench/alternate
+	$(GO) run ./internal/agentbench/smallrecipe > $(STARTUP_DIR)/small.yaml
+	$(STARTUP_DIR)/alternate -n 100 '$(STARTUP_DIR)/readfile $(STARTUP_DIR)/small.yaml' './$(BIN) check $(STARTUP_DIR)/small.yaml'
+	hyperfine -N --warmup 5 --runs 100 '$(STARTUP_DIR)/readfile $(STARTUP_DIR)/small.yaml' './$(BIN) check $(STARTUP_DIR)/small.yaml'
+	hyperfine -N --warmup 3 --runs 30 -i './$(BIN) check ../shared/corpus'
+
+# Agent start-up: process start → first request at a scripted provider, goose-ls run vs minagent.
+bench-agent: build
+	$(GO) build -o bin/minagent ./internal/agentbench/minagent
+	$(GO) run ./internal/agentbench -goose $(BIN) -min bin/minagent -n 30
+
+# Memory over time: type into the heavy recipe for TYPING (issue 17 asks for 10m) and sample RSS.
+TYPING ?= 60s
+bench-typing: build
+	$(GO) build -o bin/lspbench ./cmd/lspbench
+	./bin/lspbench -server bin/goose-ls -type $(TYPING)
 
 # Each fuzz target for FUZZTIME (set FUZZTIME=10m for a release run).
 fuzz:

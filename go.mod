@@ -64,3 +64,7 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
+
+replace github.com/santhosh-tekuri/jsonschema/v5 => ./third_party/jsonschema-v5
+
+replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema-v6

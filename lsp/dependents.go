@@ -18,17 +18,14 @@ func init() {
 	requests["textDocument/diagnostic"] = pullDiagnostics
 }
 
-// dependencies lists the files a checked document reads: sub-recipes and template parents. Computed
-// once per check (outside the lock) and kept on the document.
+// dependencies lists the files a checked document reads or links: sub-recipes, template parents,
+// recipe_dir links (existing or not). Computed once per check (outside the lock) and kept on the
+// document; it touches no file (it used to stat every link after every keystroke).
 func dependencies(f *recipe.File) []string {
 	if f == nil {
 		return nil
 	}
-	var out []string
-	for _, l := range f.Links() {
-		out = append(out, l.Target)
-	}
-	return out
+	return f.Dependencies()
 }
 
 // recheckDependents schedules every open recipe that depends on path; their memoized checks are stale.

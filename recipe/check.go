@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
-	"regexp"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -42,6 +41,9 @@ type Options struct {
 	// DesktopHints adds the DESKTOP-FORM hints (desktop.go): what goose Desktop's form refuses and the
 	// CLI accepts.
 	DesktopHints bool
+
+	// sequential keeps the template stage on the caller's goroutine (tests compare both ways).
+	sequential bool
 }
 
 // minCacheBytes is the size from which keeping goccy's parse between versions pays for its memory.
@@ -49,7 +51,8 @@ const minCacheBytes = 16 << 10
 
 // Cache holds what can be re-used between checks of successive versions of one document.
 type Cache struct {
-	yaml yamltree.Cache
+	yaml   yamltree.Cache
+	schema propertyCache
 }
 
 func (c *Cache) yamlCache() *yamltree.Cache {
@@ -57,6 +60,13 @@ func (c *Cache) yamlCache() *yamltree.Cache {
 		return nil
 	}
 	return &c.yaml
+}
+
+func (c *Cache) schemaCache() *propertyCache {
+	if c == nil {
+		return nil
+	}
+	return &c.schema
 }
 
 // File is a checked recipe with everything editors need: text, lines, template, tree, model, diagnostics.
@@ -112,7 +122,25 @@ func (f *File) HasErrors() bool {
 // Dir is the recipe's folder (recipe_dir).
 func (f *File) Dir() string { return filepath.Dir(f.Path) }
 
-var inheritanceRE = regexp.MustCompile(`\{%-?\s*(extends|include)`)
+// usesInheritance reports whether text has a tag that starts with extends or include: what the regexp
+// `\{%-?\s*(extends|include)` matches, without running a regexp over a 100 KB text on every keystroke
+// (it showed in the server's profile).
+func usesInheritance(text string) bool {
+	for i := strings.Index(text, "{%"); i >= 0; {
+		rest := text[i+2:]
+		rest = strings.TrimPrefix(rest, "-")
+		rest = strings.TrimLeft(rest, " \t\n\f\r")
+		if strings.HasPrefix(rest, "extends") || strings.HasPrefix(rest, "include") {
+			return true
+		}
+		next := strings.Index(text[i+2:], "{%")
+		if next < 0 {
+			return false
+		}
+		i += 2 + next
+	}
+	return false
+}
 
 // Check runs every check on text, the content of the recipe at path.
 func Check(path string, text []byte, opts *Options) *File {
@@ -153,14 +181,21 @@ func Check(path string, text []byte, opts *Options) *File {
 	if len(text) >= minCacheBytes {
 		f.cache = opts.Cache
 	}
-	if !f.stage(ctx, "template", func() { f.checkTemplate(body, fsys) }) ||
-		!f.stage(ctx, "yaml", func() { f.checkYAML(body) }) {
+	if !f.stage(ctx, "template pre-processing", func() { f.preprocessTemplate(body) }) {
+		return f
+	}
+	// The YAML stage needs the template's render only when the recipe extends or includes a template;
+	// otherwise a large recipe's template stage runs beside the YAML and model stages (templatejoin.go).
+	concurrent := len(text) >= minConcurrentBytes && !opts.sequential && !usesInheritance(f.Pre.Text)
+	join := f.templateStage(ctx, fsys, concurrent)
+	defer join()
+	if !concurrent && !join() || !f.stage(ctx, "yaml", func() { f.checkYAML(body) }) {
 		return f
 	}
 	if !f.Inherits {
 		f.rendered = nil // only needed to map positions through extends/include
 	}
-	if f.Tree == nil || !f.stage(ctx, "model", func() { f.Recipe = buildRecipe(f.Tree) }) || f.Recipe == nil {
+	if f.Tree == nil || !f.stage(ctx, "model", func() { f.Recipe = buildRecipe(f.Tree) }) || !join() || f.Recipe == nil {
 		return f
 	}
 	stages := []struct {
@@ -215,12 +250,17 @@ func firstInvalidUTF8(b []byte) int {
 }
 
 // checkTemplate pre-processes, parses, analyses and validation-renders the whole file as goose does.
-func (f *File) checkTemplate(body string, fsys FS) {
+// preprocessTemplate applies goose's literal-brace pre-processing (the first half of the template stage).
+func (f *File) preprocessTemplate(body string) {
 	f.Pre = template.Preprocess(body)
 	for _, lit := range f.Pre.Literal {
 		f.add(Diagnostic{R: f.shift(lit), Severity: SeverityHint, Code: CodeTplLiteral,
 			Message: "kept as literal text: goose cannot parse this as a template expression, so it is not a variable"})
 	}
+}
+
+// checkTemplate parses, analyses and renders the pre-processed text as goose's validation does.
+func (f *File) checkTemplate(fsys FS) {
 	tpl, err := template.Parse("recipe", f.Pre.Text)
 	f.Template = tpl
 	if err != nil {
@@ -237,7 +277,7 @@ func (f *File) checkTemplate(body string, fsys FS) {
 		return
 	}
 	f.Analysis = template.Analyze(tpl)
-	f.Inherits = inheritanceRE.MatchString(f.Pre.Text)
+	f.Inherits = usesInheritance(f.Pre.Text)
 	out, rerr := tpl.Render(nil, template.RenderOptions{Undefined: template.Lenient, Loader: f.loader(fsys), Context: f.ctx})
 	f.Parents, f.RenderSteps = out.Loaded, out.Steps
 	if rerr != nil {

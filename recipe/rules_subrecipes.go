@@ -36,7 +36,8 @@ type ChildParameter struct {
 	HasDefault                               bool
 }
 
-// ChildInfo is what a parent needs to know about a sub-recipe file.
+// ChildInfo is what a parent needs to know about a sub-recipe file. It is shared between checks (see
+// childInfos): read it, never change it.
 type ChildInfo struct {
 	Title, Description string
 	Parameters         []ChildParameter
@@ -65,6 +66,12 @@ func (f *File) ReadChild(fsys FS, path string) (*ChildInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	return childInfos.get(data)
+}
+
+// parseChildInfo reads what a parent needs from a sub-recipe's text (a pure function of the text, so its
+// result is shared through childInfos).
+func parseChildInfo(data []byte) (*ChildInfo, error) {
 	doc, err := yamltree.Parse(source.NewLineIndex(data))
 	if err != nil {
 		var ye *yamltree.Error

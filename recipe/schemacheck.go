@@ -146,7 +146,7 @@ func (f *File) holderRange(ptr []string) Range {
 func (f *File) checkSchema() {
 	sc := schemaObjects()
 	f.checkDuplicateKeys(f.Tree, nil)
-	for _, v := range sc.Validate(instance(f.Tree)) {
+	for _, v := range schemaViolations(sc, f.Tree, f.cache.schemaCache()) {
 		f.violation(v)
 	}
 	if f.Wrapper {
@@ -225,27 +225,45 @@ func startsWithTemplate(text []byte, off int) bool {
 	return off+1 < len(text) && text[off] == '{' && text[off+1] == '{'
 }
 
-// checkDuplicateKeys reports a key written twice in one mapping (serde refuses duplicate fields).
+// checkDuplicateKeys reports a key written twice in one mapping (serde refuses duplicate fields). It
+// runs on every check over the whole tree: ptr's backing array is shared by siblings (nothing keeps it:
+// prefix builds a string), and small mappings are searched without a map.
 func (f *File) checkDuplicateKeys(n *Node, ptr []string) {
 	if n == nil {
 		return
 	}
 	switch n.Kind {
 	case yamltree.Map:
-		seen := map[string]*yamltree.Pair{}
-		for _, p := range n.Pairs {
-			if first, ok := seen[p.Key.Value]; ok {
+		var seen map[string]*yamltree.Pair
+		if len(n.Pairs) > 8 {
+			seen = make(map[string]*yamltree.Pair, len(n.Pairs))
+		}
+		for i, p := range n.Pairs {
+			var first *yamltree.Pair
+			if seen != nil {
+				first = seen[p.Key.Value]
+			} else {
+				for _, q := range n.Pairs[:i] {
+					if q.Key.Value == p.Key.Value {
+						first = q
+						break
+					}
+				}
+			}
+			if first != nil {
 				f.add(Diagnostic{R: p.Key.R, Severity: SeverityError, Code: CodeDuplicateField,
 					Message: fmt.Sprintf("%sduplicate field `%s`", f.prefix(ptr), p.Key.Value),
 					Related: []Related{{R: first.Key.R, Message: "first defined here"}}})
 				continue
 			}
-			seen[p.Key.Value] = p
-			f.checkDuplicateKeys(p.Value, append(ptr[:len(ptr):len(ptr)], p.Key.Value))
+			if seen != nil {
+				seen[p.Key.Value] = p
+			}
+			f.checkDuplicateKeys(p.Value, append(ptr, p.Key.Value))
 		}
 	case yamltree.Seq:
 		for i, it := range n.Items {
-			f.checkDuplicateKeys(it, append(ptr[:len(ptr):len(ptr)], strconv.Itoa(i)))
+			f.checkDuplicateKeys(it, append(ptr, strconv.Itoa(i)))
 		}
 	}
 }

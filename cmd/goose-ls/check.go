@@ -78,8 +78,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "goose-ls check: unknown format %q (want text, json or sarif)\n", *format)
 		return 2
 	}
-	targets, ioErr := collect(fl.Args(), stderr)
-	results := checkAll(targets, roots, *desktop)
+	go schema.Load() // compile the schema while the files are read and parsed (the schema stage waits for it)
+	results, ioErr := collectAndCheck(fl.Args(), stderr, roots, *desktop)
 	var err error
 	switch *format {
 	case "json":
@@ -107,18 +107,18 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 // readLimit reads one byte past the check's size limit, so the check reports a larger file as too large.
 const readLimit = recipe.DefaultMaxSize + 1
 
-// collect expands folders into the recipe files below them; explicit files are always checked. Files found
-// in a folder are read inside it: symlinks that lead out of it and files that are not regular files are
-// skipped with a note on stderr; symlinked folders are not followed.
-func collect(args []string, stderr io.Writer) ([]checkTarget, bool) {
-	var out []checkTarget
+// walkTargets expands folders into the recipe files below them (explicit files are always checked) and
+// hands each to emit as soon as it is read, in walk order; it reports whether something could not be
+// read. Files found in a folder are read inside it: symlinks that lead out of it and files that are not
+// regular files are skipped with a note on stderr; symlinked folders are not followed.
+func walkTargets(args []string, stderr io.Writer, emit func(checkTarget)) bool {
 	failed := false
 	for _, a := range args {
 		st, err := os.Stat(a)
 		if err != nil && errors.Is(err, fs.ErrNotExist) && library.IsName(a) { // a recipe by name, as goose finds it
 			res, rerr := newResolver().Resolve(a)
 			if rerr == nil {
-				out = append(out, checkTarget{path: res.Path, root: res.Dir, data: res.Text})
+				emit(checkTarget{path: res.Path, root: res.Dir, data: res.Text})
 				continue
 			}
 			err = rerr
@@ -135,20 +135,16 @@ func collect(args []string, stderr io.Writer) ([]checkTarget, bool) {
 				failed = true
 				continue
 			}
-			out = append(out, checkTarget{path: a, root: filepath.Dir(a), data: data})
+			emit(checkTarget{path: a, root: filepath.Dir(a), data: data})
 			continue
 		}
-		found, walkFailed := collectDir(a, stderr)
-		out = append(out, found...)
-		failed = failed || walkFailed
+		failed = collectDir(a, stderr, emit) || failed
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
-	return out, failed
+	return failed
 }
 
-// collectDir finds the recipes below dir, reading each through an os.Root at dir.
-func collectDir(dir string, stderr io.Writer) ([]checkTarget, bool) {
-	var out []checkTarget
+// collectDir finds the recipes below dir, reading each through an os.Root at dir, and emits each.
+func collectDir(dir string, stderr io.Writer, emit func(checkTarget)) bool {
 	failed := false
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -182,14 +178,14 @@ func collectDir(dir string, stderr io.Writer) ([]checkTarget, bool) {
 			fmt.Fprintf(stderr, "goose-ls check: %s: %s\n", p, recipe.ReadError(err))
 			failed = true
 		case recipe.LooksLikeRecipe(p, data):
-			out = append(out, checkTarget{path: p, root: dir, data: data})
+			emit(checkTarget{path: p, root: dir, data: data})
 		}
 		return nil
 	})
 	if err != nil {
 		failed = true
 	}
-	return out, failed
+	return failed
 }
 
 // symlinkedDirOutside reports whether the symlink p leads to a folder outside dir (only to say so: the
@@ -211,33 +207,41 @@ func symlinkedDirOutside(dir, p string) bool {
 	return err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// checkAll checks files in parallel, keeping the input order; each may read files inside its root and
-// the --root folders.
-func checkAll(targets []checkTarget, extraRoots []string, desktop bool) []checkedFile {
-	results := make([]checkedFile, len(targets))
+// collectAndCheck checks the targets of args while they are still being found (the walk reads files on
+// this goroutine, the checks run on GOMAXPROCS others) and returns the results sorted by path.
+func collectAndCheck(args []string, stderr io.Writer, extraRoots []string, desktop bool) ([]checkedFile, bool) {
+	next := make(chan checkTarget, 64)
+	var mu sync.Mutex
+	var results []checkedFile
 	var wg sync.WaitGroup
-	next := make(chan int)
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				t := targets[i]
-				abs, aerr := filepath.Abs(t.path)
-				if aerr != nil {
-					abs = t.path
-				}
-				roots := append([]string{t.root}, extraRoots...)
-				f := recipe.Check(abs, t.data, &recipe.Options{Roots: roots, DesktopHints: desktop})
-				f.Path = t.path
-				results[i] = checkedFile{Path: t.path, File: f}
+			for t := range next {
+				r := checkOne(t, extraRoots, desktop)
+				mu.Lock()
+				results = append(results, r)
+				mu.Unlock()
 			}
 		}()
 	}
-	for i := range targets {
-		next <- i
-	}
+	failed := walkTargets(args, stderr, func(t checkTarget) { next <- t })
 	close(next)
 	wg.Wait()
-	return results
+	sort.SliceStable(results, func(i, j int) bool { return results[i].Path < results[j].Path })
+	return results, failed
+}
+
+// checkOne checks one target; it may read files inside its root and the --root folders.
+func checkOne(t checkTarget, extraRoots []string, desktop bool) checkedFile {
+	abs, aerr := filepath.Abs(t.path)
+	if aerr != nil {
+		abs = t.path
+	}
+	roots := append([]string{t.root}, extraRoots...)
+	f := recipe.Check(abs, t.data, &recipe.Options{Roots: roots, DesktopHints: desktop})
+	// the reports need the diagnostics and the line index only: the tree, template and model of every
+	// file checked are left to the collector instead of being held until the last file is done
+	return checkedFile{Path: t.path, File: &recipe.File{Path: t.path, Text: f.Text, Lines: f.Lines, Diags: f.Diags}}
 }

@@ -1,8 +1,10 @@
 // Command lspbench drives a language server over stdio with one LSP client and reports latencies:
-// initialize, didChange → publishDiagnostics (p50/p99), completion (p50/p99) and peak RSS. It runs
-// goose-ls and, when given, yaml-language-server with goose-ls's exported schema, on the same inputs.
+// initialize, didChange → publishDiagnostics (p50/p99) on a 300-line, a 3,000-line and the template-heavy
+// 3,000-line recipe (testgen.HeavyRecipe, with its sub-recipe files), completion (p50/p99) and peak RSS. It
+// runs goose-ls and, when given, yaml-language-server with goose-ls's exported schema, on the same inputs.
+// -type D instead types into the heavy recipe for D and reports resident memory over time (typing.go).
 //
-//	lspbench -server "bin/goose-ls" [-yamlls "node .../yaml-language-server --stdio"] [-n 200]
+//	lspbench -server "bin/goose-ls" [-yamlls "node .../yaml-language-server --stdio"] [-n 200] [-type 10m]
 package main
 
 import (
@@ -29,6 +31,7 @@ type result struct {
 	name                 string
 	initialize           time.Duration
 	diag300, diag3000    []time.Duration
+	diagHeavy            []time.Duration
 	completion           []time.Duration
 	peakRSSKiB           int
 	diagnosticsPublished int
@@ -39,9 +42,14 @@ func main() {
 	yamlls := flag.String("yamlls", "", "yaml-language-server command (optional)")
 	n := flag.Int("n", 200, "edits and completions per document")
 	soakDur := flag.Duration("soak", 0, "run the soak test for this long instead (1,000 recipes, 100 edits/s)")
+	typeDur := flag.Duration("type", 0, "type into the heavy recipe for this long instead and report resident memory")
 	flag.Parse()
 	if *soakDur > 0 {
 		soak(strings.Fields(*server), 1000, 100, *soakDur)
+		return
+	}
+	if *typeDur > 0 {
+		typing(strings.Fields(*server), *typeDur)
 		return
 	}
 	dir, err := os.MkdirTemp("", "lspbench")
@@ -151,6 +159,12 @@ func run(name string, argv []string, dir string, n int, settings any) *result {
 	}
 	res.diag300 = editLoop(c, dir, "small.recipe.yaml", testgen.Recipe(19, 90), n)
 	res.diag3000 = editLoop(c, dir, "large.recipe.yaml", testgen.Recipe(190, 900), n)
+	heavy := testgen.HeavyRecipe()
+	heavyPath, err := testgen.WriteHeavy(dir, heavy)
+	if err != nil {
+		fail(err)
+	}
+	res.diagHeavy = editLoop(c, dir, filepath.Base(heavyPath), heavy.Text, n)
 	res.completion = completionLoop(c, dir, n)
 	res.peakRSSKiB = peakRSS(cmd.Process.Pid)
 	res.diagnosticsPublished = c.count
@@ -269,11 +283,12 @@ func pct(ds []time.Duration, p float64) time.Duration {
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
 
 func report(rs []*result) {
-	fmt.Printf("%-22s %12s %14s %14s %14s %14s %12s %12s %10s\n", "server", "initialize", "diag300 p50", "diag300 p99", "diag3000 p50", "diag3000 p99", "compl p50", "compl p99", "peak RSS")
+	fmt.Printf("%-22s %12s %14s %14s %14s %14s %14s %14s %12s %12s %10s\n", "server", "initialize", "diag300 p50", "diag300 p99",
+		"diag3000 p50", "diag3000 p99", "heavy p50", "heavy p99", "compl p50", "compl p99", "peak RSS")
 	for _, r := range rs {
-		fmt.Printf("%-22s %12s %14s %14s %14s %14s %12s %12s %7d KiB\n", r.name, ms(r.initialize),
+		fmt.Printf("%-22s %12s %14s %14s %14s %14s %14s %14s %12s %12s %7d KiB\n", r.name, ms(r.initialize),
 			ms(pct(r.diag300, 0.5)), ms(pct(r.diag300, 0.99)), ms(pct(r.diag3000, 0.5)), ms(pct(r.diag3000, 0.99)),
-			ms(pct(r.completion, 0.5)), ms(pct(r.completion, 0.99)), r.peakRSSKiB)
+			ms(pct(r.diagHeavy, 0.5)), ms(pct(r.diagHeavy, 0.99)), ms(pct(r.completion, 0.5)), ms(pct(r.completion, 0.99)), r.peakRSSKiB)
 	}
 	if len(rs) == 2 {
 		a, b := rs[0], rs[1]
@@ -283,8 +298,9 @@ func report(rs []*result) {
 			}
 			return fmt.Sprintf("%.1fx", float64(y)/float64(x))
 		}
-		fmt.Printf("yaml-language-server / goose-ls: diag300 p50 %s, diag3000 p50 %s, completion p50 %s, initialize %s\n",
+		fmt.Printf("yaml-language-server / goose-ls: diag300 p50 %s, diag3000 p50 %s, heavy p50 %s, completion p50 %s, initialize %s\n",
 			ratio(pct(a.diag300, 0.5), pct(b.diag300, 0.5)), ratio(pct(a.diag3000, 0.5), pct(b.diag3000, 0.5)),
+			ratio(pct(a.diagHeavy, 0.5), pct(b.diagHeavy, 0.5)),
 			ratio(pct(a.completion, 0.5), pct(b.completion, 0.5)), ratio(a.initialize, b.initialize))
 	}
 }

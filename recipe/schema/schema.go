@@ -6,7 +6,6 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -60,8 +59,11 @@ func (o *Object) Names() []string {
 // Schema is the compiled schema plus its structure.
 type Schema struct {
 	compiled *jsonschema.Schema
-	doc      map[string]any
-	Objects  map[string]*Object // by x-name: recipe, parameter, extension, settings, ...
+	// rootOnly and byProperty split validation at the top level (split.go).
+	rootOnly   *jsonschema.Schema
+	byProperty map[string]*jsonschema.Schema
+	doc        map[string]any
+	Objects    map[string]*Object // by x-name: recipe, parameter, extension, settings, ...
 	// RequiredByType lists the required extension fields for each extension `type`.
 	RequiredByType map[string][]string
 }
@@ -152,6 +154,15 @@ func MustLoad() *Schema {
 	return s
 }
 
+// newCompiler compiles the embedded schema as draft-07 without validating it against the draft's
+// meta-schema on every start (TestEmbeddedSchemaIsValidDraft7 does that once).
+func newCompiler() *jsonschema.Compiler {
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft7
+	c.SkipMetaValidation = true
+	return c
+}
+
 func load() (*Schema, error) {
 	var doc map[string]any
 	if err := json.Unmarshal(raw, &doc); err != nil {
@@ -164,8 +175,7 @@ func load() (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft7
+	c := newCompiler()
 	if err := c.AddResource(resourceURL, bytes.NewReader(compact)); err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
@@ -173,12 +183,18 @@ func load() (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
-	s := &Schema{compiled: compiled, doc: doc, Objects: map[string]*Object{}, RequiredByType: requiredByType}
-	s.indexObject(doc)
+	rootOnly, byProperty, err := compileSplit(c, compact)
+	if err != nil {
+		return nil, fmt.Errorf("schema: %w", err)
+	}
+	s := &Schema{compiled: compiled, rootOnly: rootOnly, byProperty: byProperty, doc: doc, Objects: map[string]*Object{},
+		RequiredByType: requiredByType}
+	order := keyOrder(raw)
+	s.indexObject(doc, order, "/properties")
 	defs, _ := doc["definitions"].(map[string]any)
-	for _, d := range defs {
+	for name, d := range defs {
 		if m, ok := d.(map[string]any); ok {
-			s.indexObject(m)
+			s.indexObject(m, order, "/definitions/"+name+"/properties")
 		}
 	}
 	return s, nil
@@ -195,7 +211,9 @@ func (s *Schema) resolve(m map[string]any) (map[string]any, string) {
 	return d, name
 }
 
-func (s *Schema) indexObject(m map[string]any) {
+// indexObject indexes the object schema m (found at JSON pointer ptr/.. of the schema text) when it has an
+// x-name; order is the schema text's key order by pointer, read once per load.
+func (s *Schema) indexObject(m map[string]any, order map[string][]string, ptr string) {
 	name, _ := m["x-name"].(string)
 	if name == "" {
 		return
@@ -209,8 +227,7 @@ func (s *Schema) indexObject(m map[string]any) {
 		}
 	}
 	props, _ := m["properties"].(map[string]any)
-	order := propertyOrder(raw, name, props)
-	for _, pname := range order {
+	for _, pname := range propertyOrder(order[ptr], props) {
 		pm, _ := props[pname].(map[string]any)
 		f := &Field{Name: pname, Required: required[pname]}
 		f.Description, _ = pm["description"].(string)
@@ -257,17 +274,10 @@ func (s *Schema) indexObject(m map[string]any) {
 	s.Objects[name] = o
 }
 
-// propertyOrder returns the property names of the object with x-name name in schema-text order (Go maps
-// lose it; completion lists fields in the order the schema gives them).
-func propertyOrder(text []byte, name string, props map[string]any) []string {
-	order := keyOrder(text)
-	ptr := "/properties"
-	if name != "recipe" {
-		for def := range defsWithName(text, name) {
-			ptr = "/definitions/" + def + "/properties"
-		}
-	}
-	if keys, ok := order[ptr]; ok && len(keys) == len(props) {
+// propertyOrder returns an object's property names in schema-text order (keys, when it lists every one of
+// them; Go maps lose the order, and completion lists fields in the order the schema gives them), else sorted.
+func propertyOrder(keys []string, props map[string]any) []string {
+	if len(keys) == len(props) {
 		return keys
 	}
 	names := make([]string, 0, len(props))
@@ -276,64 +286,6 @@ func propertyOrder(text []byte, name string, props map[string]any) []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-// defsWithName yields the definition whose x-name is name.
-func defsWithName(text []byte, name string) map[string]bool {
-	var doc struct {
-		Definitions map[string]struct {
-			XName string `json:"x-name"`
-		} `json:"definitions"`
-	}
-	out := map[string]bool{}
-	if json.Unmarshal(text, &doc) == nil {
-		for k, d := range doc.Definitions {
-			if d.XName == name {
-				out[k] = true
-			}
-		}
-	}
-	return out
-}
-
-// keyOrder records the key order of every object in a JSON document, by JSON pointer.
-func keyOrder(text []byte) map[string][]string {
-	out := map[string][]string{}
-	dec := json.NewDecoder(bytes.NewReader(text))
-	var walk func(ptr string) error
-	walk = func(ptr string) error {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch tok {
-		case json.Delim('{'):
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return err
-				}
-				k := fmt.Sprint(kt)
-				out[ptr] = append(out[ptr], k)
-				if err := walk(ptr + "/" + k); err != nil {
-					return err
-				}
-			}
-			_, err = dec.Token()
-			return err
-		case json.Delim('['):
-			for i := 0; dec.More(); i++ {
-				if err := walk(fmt.Sprintf("%s/%d", ptr, i)); err != nil {
-					return err
-				}
-			}
-			_, err = dec.Token()
-			return err
-		}
-		return nil
-	}
-	_ = walk("")
-	return out
 }
 
 // Violation is one leaf schema error.
@@ -353,17 +305,7 @@ type Violation struct {
 
 // Validate checks an instance (built from YAML: map[string]any, []any, string, json.Number, bool, nil).
 func (s *Schema) Validate(instance any) []Violation {
-	err := s.compiled.Validate(instance)
-	if err == nil {
-		return nil
-	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return []Violation{{Keyword: "error", Msg: err.Error()}}
-	}
-	var out []Violation
-	s.collect(ve, &out)
-	return out
+	return s.violations(s.compiled.Validate(instance), nil)
 }
 
 func (s *Schema) collect(ve *jsonschema.ValidationError, out *[]Violation) {

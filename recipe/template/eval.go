@@ -118,6 +118,7 @@ func (t *Template) Render(ctx map[string]Value, opts RenderOptions) (*Output, er
 		opts.MaxOutput = DefaultMaxOutput
 	}
 	var b strings.Builder
+	b.Grow(min(len(t.Source), opts.MaxOutput)) // the output is mostly the source's text: one allocation, no regrowth
 	ec := &evalCtx{opts: opts, ctx: ctx, out: &b, blocks: map[string][]*Block{}, blockAt: map[*Block]*Template{}, b: newBudget(&opts), tmpl: t}
 	ec.outLimit = opts.MaxOutput
 	ec.frames = []*frame{newFrame()}

@@ -47,6 +47,8 @@ func Parse(name, src string) (*Template, error) {
 	lexed := strings.TrimSuffix(src, "\n")
 	lexed = strings.TrimSuffix(lexed, "\r")
 	p := &parser{lx: &lexer{src: lexed}, blocks: map[string]*Block{}, srcEnd: len(src), last: -1}
+	// one allocation for the tag list instead of regrowing it (a 3,000-line recipe has ~1,000 tags)
+	p.lx.tags = make([]Tag, 0, strings.Count(lexed, "{{")+strings.Count(lexed, "{%")+strings.Count(lexed, "{#"))
 	body, end, err := p.subparse(nil)
 	if err == nil && end != "" {
 		err = &SyntaxError{R: p.tok.r, Msg: fmt.Sprintf("unexpected `%s`", end)}

@@ -26,8 +26,9 @@ type maskedBlock struct {
 // blockHeaderRE matches a line ending in a block scalar indicator: `key: |`, `- >-`, `- key: |2`.
 var blockHeaderRE = regexp.MustCompile(`^( *)((?:- +)*)((?:[^\s#'"{\[\]&*!|>%@` + "`" + `-][^#:]*|"[^"]*"|'[^']*')?: +)?([|>])([-+]?)([1-9]?)([-+]?)[ \t]*(?:#.*)?$`)
 
-// minMaskBytes is the size below which masking is not worth its bookkeeping.
-const minMaskBytes = 4 << 10
+// minMaskBytes is the size below which masking is skipped: none, since it paid at every size measured
+// (the corpus of mostly small recipes checks ~20 % faster masked: goccy scans block scalars char by char).
+const minMaskBytes = 0
 
 // mask returns the masked text and its blocks, or nil when nothing was masked.
 func mask(li *source.LineIndex, minBytes int) ([]byte, []maskedBlock) {

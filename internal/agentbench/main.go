@@ -1,0 +1,114 @@
+// Command agentbench measures agent start-up: process start → the first request reaching a scripted
+// provider (agent/provider/wiretest, OpenAI chat completions), for `goose-ls run --prompt` and for
+// minagent (the standard-library baseline), alternating run by run on the same server.
+//
+//	agentbench -goose bin/goose-ls -min bin/minagent [-n 30]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/goose-ls/goose-ls/agent/provider/wiretest"
+)
+
+func main() {
+	goose := flag.String("goose", "bin/goose-ls", "goose-ls binary")
+	minimal := flag.String("min", "bin/minagent", "minimal agent binary")
+	n := flag.Int("n", 30, "runs of each")
+	flag.Parse()
+	for _, p := range []*string{goose, minimal} {
+		abs, err := filepath.Abs(*p)
+		if err != nil {
+			fail(err)
+		}
+		*p = abs
+	}
+	scripted := wiretest.OpenAI(wiretest.Replies(wiretest.Reply{Text: "Done."}))
+	defer scripted.Close()
+	arrivals := make(chan time.Time, 16)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case arrivals <- time.Now():
+		default:
+		}
+		scripted.Config.Handler.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	root, err := os.MkdirTemp("", "agentbench")
+	if err != nil {
+		fail(err)
+	}
+	defer os.RemoveAll(root)
+	work := filepath.Join(root, "work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		fail(err)
+	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + root, "GOOSE_PATH_ROOT=" + filepath.Join(root, "goose"),
+		"GOOSE_PROVIDER=openai", "GOOSE_MODEL=gpt-4o", "OPENAI_API_KEY=sk-bench-0001", "OPENAI_HOST=" + srv.URL}
+	commands := map[string][]string{
+		"goose-ls run": {*goose, "run", "--no-session", "--prompt", "say done"},
+		"minagent":     {*minimal, "say done"},
+	}
+	order := []string{"goose-ls run", "minagent"}
+	times := map[string][]time.Duration{}
+	for i := 0; i < *n+1; i++ { // the first round warms the page cache and is not counted
+		for _, name := range order {
+			d := once(commands[name], work, env, arrivals)
+			if i > 0 {
+				times[name] = append(times[name], d)
+			}
+		}
+	}
+	fmt.Printf("%-14s %10s %10s %10s\n", "agent", "min", "median", "p90")
+	for _, name := range order {
+		ds := times[name]
+		slices.Sort(ds)
+		fmt.Printf("%-14s %10s %10s %10s\n", name, ms(ds[0]), ms(ds[len(ds)/2]), ms(ds[len(ds)*9/10]))
+	}
+	g, m := times["goose-ls run"], times["minagent"]
+	fmt.Printf("goose-ls / minagent: median %.1fx, min %.1fx (process start → first provider request, %d runs each, alternating)\n",
+		float64(g[len(g)/2])/float64(m[len(m)/2]), float64(g[0])/float64(m[0]), *n)
+}
+
+// once runs argv and returns the time from starting it to the first request at the provider.
+func once(argv []string, dir string, env []string, arrivals chan time.Time) time.Duration {
+	for len(arrivals) > 0 {
+		<-arrivals
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env, cmd.Stdout = dir, env, io.Discard
+	stderr, _ := os.CreateTemp("", "agentbench-stderr")
+	defer os.Remove(stderr.Name())
+	cmd.Stderr = stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		fail(err)
+	}
+	var first time.Time
+	select {
+	case first = <-arrivals:
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+	}
+	if err := cmd.Wait(); err != nil || first.IsZero() {
+		msg, _ := os.ReadFile(stderr.Name())
+		fail(fmt.Errorf("%s: %v (no request: %v): %s", argv[0], err, first.IsZero(), msg))
+	}
+	return first.Sub(start)
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "agentbench:", err)
+	os.Exit(1)
+}

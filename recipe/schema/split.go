@@ -1,0 +1,102 @@
+// Validation split at the document's top level: the root's own keywords against the key names, and each
+// top-level property's value against its subschema, so a caller can keep the result of a property whose
+// value did not change (the language server re-checks a document on every keystroke).
+
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// rootOnlyURL is the resource holding the root schema with every property's subschema replaced by true.
+const rootOnlyURL = "file:///goose-recipe.root-only.schema.json"
+
+// compileSplit compiles the root-only schema and each top-level property's subschema. compact is the
+// schema text the full schema was compiled from (its $id removed so both resources can coexist).
+func compileSplit(c *jsonschema.Compiler, compact []byte) (*jsonschema.Schema, map[string]*jsonschema.Schema, error) {
+	var doc map[string]any
+	if err := json.Unmarshal(compact, &doc); err != nil {
+		return nil, nil, err
+	}
+	props, _ := doc["properties"].(map[string]any)
+	byName := make(map[string]*jsonschema.Schema, len(props))
+	for name := range props {
+		sub, err := c.Compile(resourceURL + "#/properties/" + escapePointer(name))
+		if err != nil {
+			return nil, nil, fmt.Errorf("property %s: %w", name, err)
+		}
+		byName[name] = sub
+	}
+	rootOnly := map[string]any{}
+	for k, v := range doc {
+		switch k {
+		case "$id", "definitions":
+		case "properties":
+			open := make(map[string]any, len(props))
+			for name := range props {
+				open[name] = true
+			}
+			rootOnly[k] = open
+		default:
+			rootOnly[k] = v
+		}
+	}
+	text, err := json.Marshal(rootOnly)
+	if err != nil {
+		return nil, nil, err
+	}
+	rc := newCompiler()
+	if err := rc.AddResource(rootOnlyURL, bytes.NewReader(text)); err != nil {
+		return nil, nil, err
+	}
+	root, err := rc.Compile(rootOnlyURL)
+	return root, byName, err
+}
+
+func escapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// HasProperty reports whether the schema describes the top-level property name.
+func (s *Schema) HasProperty(name string) bool { return s.byProperty[name] != nil }
+
+// ValidateRoot checks the root's own keywords (type, required, ...) for a document with these top-level
+// keys; ValidateProperty checks what lies below. Together they report what Validate reports.
+func (s *Schema) ValidateRoot(keys []string) []Violation {
+	m := make(map[string]any, len(keys))
+	for _, k := range keys {
+		m[k] = nil
+	}
+	return s.violations(s.rootOnly.Validate(m), nil)
+}
+
+// ValidateProperty checks the value of the top-level property name (HasProperty must hold); pointers in
+// the result start with name.
+func (s *Schema) ValidateProperty(name string, value any) []Violation {
+	return s.violations(s.byProperty[name].Validate(value), []string{name})
+}
+
+// violations turns a validation error into leaf violations whose pointers start with prefix.
+func (s *Schema) violations(err error, prefix []string) []Violation {
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return []Violation{{Keyword: "error", Msg: err.Error()}}
+	}
+	var out []Violation
+	s.collect(ve, &out)
+	if len(prefix) > 0 {
+		for i := range out {
+			out[i].Pointer = append(prefix[:len(prefix):len(prefix)], out[i].Pointer...)
+		}
+	}
+	return out
+}

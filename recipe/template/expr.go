@@ -249,14 +249,6 @@ func (p *parser) filterChain(base Expr) (Expr, error) {
 	}
 }
 
-func isOperatorWord(s string) bool {
-	switch s {
-	case "and", "or", "not", "in", "is", "if", "else":
-		return true
-	}
-	return false
-}
-
 // args parses call arguments after `(` through `)` and returns the end offset.
 func (p *parser) args(args *[]Expr, kwargs *[]Kwarg) (int, error) {
 	for {

@@ -105,6 +105,9 @@ type RunOptions struct {
 	Events    func(Event)
 	Recorder  Recorder // stores the main conversation; nil: nothing is stored
 	Redactor  *Redactor
+	// Extensions are added to the top-level run's extensions (the recipe's list or the default profile):
+	// the MCP servers an ACP client hands a session.
+	Extensions []ExtensionDoc
 	// agent names a sub-agent; depth is 1 in a sub-agent; sub is set for a summon delegate.
 	agent string
 	depth int

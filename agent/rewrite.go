@@ -69,11 +69,11 @@ func runExtensions(doc *Doc, opts *RunOptions) []ExtensionDoc {
 		return opts.sub.extensions
 	}
 	if doc.hasExtensions {
-		return doc.Extensions
+		return append(append([]ExtensionDoc(nil), doc.Extensions...), opts.Extensions...)
 	}
-	out := make([]ExtensionDoc, len(defaultProfile))
+	out := make([]ExtensionDoc, len(defaultProfile), len(defaultProfile)+len(opts.Extensions))
 	for i, name := range defaultProfile {
 		out[i] = platformEntry(name)
 	}
-	return out
+	return append(out, opts.Extensions...)
 }

@@ -54,6 +54,7 @@ type ApprovalRequest struct {
 	Tool      string
 	Arguments json.RawMessage
 	Agent     string
+	CallID    string // the call's id, as its EventToolStart/EventToolEnd will carry it
 }
 
 // Approver asks the user; it blocks until answered or ctx ends.

@@ -352,7 +352,7 @@ func (r *run) runTools(ctx context.Context, calls []provider.ToolCall) ([]provid
 		d := Deny
 		var err error
 		if r.cfg.Approver != nil {
-			d, err = r.cfg.Approver.Approve(ctx, ApprovalRequest{Tool: calls[i].Name, Arguments: r.cfg.Redactor.RedactJSON(calls[i].Arguments), Agent: r.cfg.Agent})
+			d, err = r.cfg.Approver.Approve(ctx, ApprovalRequest{Tool: calls[i].Name, Arguments: r.cfg.Redactor.RedactJSON(calls[i].Arguments), Agent: r.cfg.Agent, CallID: calls[i].ID})
 		}
 		switch {
 		case err != nil:

@@ -23,6 +23,7 @@ func usage(w io.Writer) {
 
 Usage:
   goose-ls [serve]                                    run the language server on stdin/stdout
+  goose-ls acp [--debug] [--no-session]              run the Agent Client Protocol agent on stdin/stdout
   goose-ls check [--format text|json|sarif] [--desktop] PATH|NAME...
                                                       validate recipe files, folders or recipes by name
   goose-ls run [RECIPE] [--params k=v ...] [--prompt TEXT] [--no-session] [--output text|json] [--resume ID]
@@ -48,6 +49,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "serve":
 		return runServe()
+	case "acp":
+		return runACP(args[1:], stderr)
 	case "check":
 		return runCheck(args[1:], stdout, stderr)
 	case "run":

@@ -48,11 +48,15 @@ func TestLayers(t *testing.T) {
 		// front ends are leaves: only cmd wires them
 		{"", module + "lsp", []string{"lsp", "cmd"}},
 		{"", module + "acp", []string{"acp", "cmd"}},
+		{"recipe", module + "acp", nil},
+		{"lsp", module + "acp", nil},
+		{"acp", module + "lsp", nil},
 		{"", "go.lsp.dev/", []string{"lsp", "cmd"}},
 		{"", "github.com/mark3labs/mcp-go", []string{"agent/mcp", "cmd"}},
 		{"", "github.com/openai/openai-go", []string{"agent/provider/openai"}},
 		{"", "github.com/anthropics/anthropic-sdk-go", []string{"agent/provider/anthropic"}},
 		{"", "modernc.org/sqlite", []string{"agent/session"}},
+		{"", "github.com/coder/acp-go-sdk", []string{"acp", "cmd"}},
 	}
 	all := deps(t)
 	if len(all) < 5 {

@@ -1,0 +1,204 @@
+// session/prompt: the content blocks become the user message (or a recipe run for `/name k=v`), the run
+// reports through promptUpdates, and its end becomes the stop reason (cancel → "cancelled").
+
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/goose-ls/goose-ls/agent"
+	"github.com/goose-ls/goose-ls/recipe"
+	"github.com/goose-ls/goose-ls/recipe/render"
+)
+
+// baseCtx is for messages that must go out even after a prompt was cancelled (its last updates).
+func (a *Agent) baseCtx() context.Context { return context.Background() }
+
+// begin marks the session busy with a prompt; false when one is running.
+func (s *acpSession) begin(cancel context.CancelFunc) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cancel != nil {
+		return false
+	}
+	s.cancel, s.idle = cancel, make(chan struct{})
+	return true
+}
+
+// end marks the session idle.
+func (s *acpSession) end() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cancel()
+	close(s.idle)
+	s.cancel, s.idle = nil, nil
+}
+
+// Prompt runs one turn of the conversation.
+func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResponse, error) {
+	s, err := a.session(p.SessionId)
+	if err != nil {
+		return sdk.PromptResponse{}, err
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	if !s.begin(cancel) {
+		cancel()
+		return sdk.PromptResponse{}, sdk.NewInvalidRequest(map[string]any{"error": "a prompt is already running in this session"})
+	}
+	defer s.end()
+
+	text := promptText(p.Prompt)
+	caps := a.clientCaps()
+	conn := a.peer()
+	var fsClient clientFS
+	if caps.Fs.ReadTextFile || caps.Fs.WriteTextFile {
+		fsClient = conn
+	}
+	ws := newSessionWorkspace(s.cwd, s.id, fsClient, caps.Fs)
+	upd := newPromptUpdates(a.baseCtx(), a, s, ws)
+	fe := runFrontend{Approver: &approver{client: conn, session: s, updates: upd}, Workspace: ws, Events: upd.event}
+	if caps.Terminal {
+		fe.Shell = (&terminalShell{client: conn, sessionID: s.id, started: upd.terminalStarted}).run
+	}
+	s.mu.Lock()
+	req := runRequest{Prompt: text, Root: s.cwd, Mode: s.mode, Perms: s.perms, Model: s.model, Extensions: s.mcp}
+	if s.stored {
+		req.ResumeID = s.id
+	} else {
+		req.History = s.history
+	}
+	s.mu.Unlock()
+
+	name, values, isCommand, perr := parseSlash(text)
+	cmd, known := s.findCommand(name)
+	if isCommand && known {
+		if perr != nil {
+			return a.reply(s, perr.Error())
+		}
+		req.RecipePath, req.Params, req.Prompt = cmd.path, values, ""
+		if req.RecipeText, err = a.readRecipe(runCtx, ws, cmd.path); err != nil {
+			return a.reply(s, errorText(err))
+		}
+		if el := caps.Elicitation; el != nil && el.Form != nil {
+			fe.Ask = a.elicitAsker(runCtx)
+		}
+	}
+	out, err := a.env.run(runCtx, req, fe)
+	if runCtx.Err() != nil {
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	}
+	if err != nil {
+		err = a.env.redactor.RedactError(err)
+		var missing *render.MissingError
+		var declined *elicitationError
+		if errors.As(err, &missing) || errors.As(err, &declined) || isRecipeProblem(err) {
+			return a.reply(s, err.Error()) // goose's message, as the CLI prints it
+		}
+		return sdk.PromptResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	if !s.stored {
+		s.mu.Lock()
+		s.history = out.Messages
+		s.mu.Unlock()
+	}
+	switch out.Status {
+	case agent.StatusCompleted:
+		return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
+	case agent.StatusCancelled:
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	case agent.StatusMaxTurns:
+		return sdk.PromptResponse{StopReason: sdk.StopReasonMaxTurnRequests}, nil
+	case agent.StatusRetriesExhausted:
+		return a.reply(s, "goose-ls: the recipe's retry checks still fail after its last retry")
+	}
+	msg := string(out.Status)
+	if out.Err != nil {
+		msg = out.Err.Error()
+	}
+	return sdk.PromptResponse{}, sdk.NewInternalError(map[string]any{"error": msg})
+}
+
+// reply ends the turn with one message (a problem the user can fix, such as a missing value).
+func (a *Agent) reply(s *acpSession, text string) (sdk.PromptResponse, error) {
+	a.update(a.baseCtx(), s.id, sdk.UpdateAgentMessageText(text))
+	return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
+}
+
+// isRecipeProblem is an error about the recipe itself (invalid, unreadable), not the run.
+func isRecipeProblem(err error) bool {
+	return strings.Contains(err.Error(), "is not a valid recipe") || errors.Is(err, agent.ErrNoPrompt)
+}
+
+// readRecipe reads a command's recipe: through the client (its unsaved text) when the recipe lies in the
+// session's folder and the client reads files, else the confined reader.
+func (a *Agent) readRecipe(ctx context.Context, ws *sessionWorkspace, path string) ([]byte, error) {
+	if rel, err := filepath.Rel(ws.root, path); err == nil && ws.canRead && !strings.HasPrefix(rel, "..") {
+		resp, err := ws.client.ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: sdk.SessionId(ws.sessionID), Path: path})
+		if err == nil {
+			return []byte(resp.Content), nil
+		}
+	}
+	return recipe.ReadRegularFile(path, recipe.DefaultMaxSize)
+}
+
+// elicitAsker asks the client for a missing user_prompt value with a one-field form.
+func (a *Agent) elicitAsker(ctx context.Context) render.Asker {
+	return func(key, description string) (string, error) {
+		schema := sdk.UnstableElicitationSchema{Type: sdk.UnstableElicitationSchemaTypeObject, Required: []string{key},
+			Properties: map[string]any{key: map[string]any{"type": "string", "title": key, "description": description}}}
+		req := sdk.NewUnstableCreateElicitationRequestForm(schema)
+		req.Form.Message = fmt.Sprintf("The recipe needs a value for %s: %s", key, description)
+		resp, err := a.peer().UnstableCreateElicitation(ctx, req)
+		if err != nil {
+			return "", &elicitationError{fmt.Sprintf("asking for %s: %v", key, err)}
+		}
+		if resp.Accept == nil {
+			return "", &elicitationError{fmt.Sprintf("the recipe was not run: no value for %s", key)}
+		}
+		v, ok := resp.Accept.Content[key].(string)
+		if !ok {
+			return "", &elicitationError{fmt.Sprintf("the recipe was not run: the answer has no text value for %s", key)}
+		}
+		return v, nil
+	}
+}
+
+// elicitationError is a value the user did not give: the turn ends with it as the reply.
+type elicitationError struct{ text string }
+
+func (e *elicitationError) Error() string { return e.text }
+
+// promptText is the user message: text as it is, a resource link as a reference to its file, an
+// embedded resource (a selection) quoted with its origin.
+func promptText(blocks []sdk.ContentBlock) string {
+	var parts []string
+	for _, b := range blocks {
+		switch {
+		case b.Text != nil:
+			parts = append(parts, b.Text.Text)
+		case b.ResourceLink != nil:
+			parts = append(parts, fmt.Sprintf("The user refers to %s (%s).", uriPath(b.ResourceLink.Uri), b.ResourceLink.Name))
+		case b.Resource != nil && b.Resource.Resource.TextResourceContents != nil:
+			r := b.Resource.Resource.TextResourceContents
+			parts = append(parts, fmt.Sprintf("Context from %s:\n```\n%s\n```", uriPath(r.Uri), strings.TrimRight(r.Text, "\n")))
+		case b.Resource != nil && b.Resource.Resource.BlobResourceContents != nil:
+			parts = append(parts, fmt.Sprintf("(binary content from %s not included)", uriPath(b.Resource.Resource.BlobResourceContents.Uri)))
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// uriPath is a file: URI's path, other URIs as they are.
+func uriPath(u string) string {
+	if parsed, err := url.Parse(u); err == nil && parsed.Scheme == "file" {
+		return parsed.Path
+	}
+	return u
+}

@@ -1,0 +1,196 @@
+// Sessions: session/new, session/load (the stored conversation replayed), session/list, session/close,
+// and the state one conversation keeps between prompts.
+
+package acp
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/goose-ls/goose-ls/agent"
+	"github.com/goose-ls/goose-ls/agent/provider"
+)
+
+// acpSession is one conversation: its folder, mode, model and the MCP servers the client gave; its id is
+// the stored goose session's, so the CLI and the editor can resume it.
+type acpSession struct {
+	id     string
+	cwd    string
+	stored bool // id names a session in the store
+	mcp    []agent.ExtensionDoc
+	perms  *agent.Permissions // "always" answers of this session
+
+	mu           sync.Mutex
+	mode         agent.Mode
+	model        string // the model option's value
+	contextLimit int
+	history      []provider.Message // the conversation when it is not stored
+	cancel       context.CancelFunc // the running prompt's (nil when idle)
+	idle         chan struct{}      // closed when the running prompt ends
+	rejected     map[string]bool    // tools answered "reject always" in this session
+	commands     []slashCommand
+}
+
+// cancelPrompt cancels the running prompt, if any.
+func (s *acpSession) cancelPrompt() {
+	s.mu.Lock()
+	cancel := s.cancel
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// waitIdle waits for the running prompt (if any) to end.
+func (s *acpSession) waitIdle() {
+	s.mu.Lock()
+	idle := s.idle
+	s.mu.Unlock()
+	if idle != nil {
+		<-idle
+	}
+}
+
+// NewSession opens a conversation in cwd (absolute), stored at once so its id is goose's session id.
+func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
+	s, err := a.openSession(ctx, "", p.Cwd, p.McpServers, "")
+	if err != nil {
+		return sdk.NewSessionResponse{}, err
+	}
+	go a.advertiseCommands(s)
+	return sdk.NewSessionResponse{SessionId: sdk.SessionId(s.id), Modes: s.modeState(), ConfigOptions: s.configOptions()}, nil
+}
+
+// LoadSession replays a stored session (this one's or one the CLI or the editor made) as updates, then
+// continues it.
+func (a *Agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
+	stored, msgs, err := a.env.storedSession(ctx, string(p.SessionId))
+	if err != nil {
+		return sdk.LoadSessionResponse{}, sdk.NewInvalidParams(map[string]any{"sessionId": p.SessionId, "error": err.Error()})
+	}
+	s, err := a.openSession(ctx, stored.ID, p.Cwd, p.McpServers, agent.Mode(stored.GooseMode))
+	if err != nil {
+		return sdk.LoadSessionResponse{}, err
+	}
+	for _, u := range replay(msgs, s.cwd) {
+		a.update(ctx, s.id, u)
+	}
+	go a.advertiseCommands(s)
+	return sdk.LoadSessionResponse{Modes: s.modeState(), ConfigOptions: s.configOptions()}, nil
+}
+
+// openSession registers a session: a new stored one when id is "", else the stored session id.
+func (a *Agent) openSession(ctx context.Context, id, cwd string, servers []sdk.McpServer, mode agent.Mode) (*acpSession, error) {
+	if !filepath.IsAbs(cwd) {
+		return nil, sdk.NewInvalidParams(map[string]any{"cwd": cwd, "error": "cwd must be an absolute path"})
+	}
+	mcp, err := extensionsFor(servers)
+	if err != nil {
+		return nil, sdk.NewInvalidParams(map[string]any{"mcpServers": err.Error()})
+	}
+	st, err := a.env.settings()
+	if err != nil {
+		return nil, sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	if mode == "" {
+		mode = st.Mode
+	}
+	s := &acpSession{id: id, cwd: filepath.Clean(cwd), mcp: mcp, perms: st.Perms, mode: mode, rejected: map[string]bool{}}
+	if setup, err := a.env.describeModel(); err == nil {
+		s.model, s.contextLimit = setup.Model, setup.ContextLimit
+	}
+	if id == "" {
+		if id, err = a.env.createSession(ctx, s.cwd, mode); err != nil {
+			return nil, sdk.NewInternalError(map[string]any{"error": err.Error()})
+		}
+	}
+	s.stored = id != ""
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if id == "" {
+		a.seq++
+		id = "acp-" + strconv.Itoa(a.seq)
+	}
+	if old := a.sessions[id]; old != nil {
+		old.cancelPrompt()
+	}
+	s.id = id
+	a.sessions[id] = s
+	return s, nil
+}
+
+// extensionsFor turns the client's MCP servers into extensions (stdio and streamable HTTP).
+func extensionsFor(servers []sdk.McpServer) ([]agent.ExtensionDoc, error) {
+	var out []agent.ExtensionDoc
+	for _, m := range servers {
+		switch {
+		case m.Stdio != nil:
+			env := map[string]string{}
+			for _, e := range m.Stdio.Env {
+				env[e.Name] = e.Value
+			}
+			out = append(out, agent.ExtensionDoc{Type: "stdio", Name: m.Stdio.Name, Cmd: m.Stdio.Command, Args: m.Stdio.Args, Envs: env})
+		case m.Http != nil:
+			headers := map[string]string{}
+			for _, h := range m.Http.Headers {
+				headers[h.Name] = h.Value
+			}
+			out = append(out, agent.ExtensionDoc{Type: "streamable_http", Name: m.Http.Name, URI: m.Http.Url, Headers: headers})
+		case m.Sse != nil:
+			return nil, fmt.Errorf("MCP server %s: sse is not supported (mcpCapabilities.sse is false); use http", m.Sse.Name)
+		default:
+			return nil, fmt.Errorf("an MCP server of an unknown type")
+		}
+	}
+	return out, nil
+}
+
+// ListSessions lists the stored sessions (of cwd when given), most recent first.
+func (a *Agent) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
+	list, err := a.env.listSessions(ctx)
+	if err != nil {
+		return sdk.ListSessionsResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	out := sdk.ListSessionsResponse{Sessions: []sdk.SessionInfo{}}
+	for _, se := range list {
+		if se.WorkingDir == "" || !filepath.IsAbs(se.WorkingDir) || (p.Cwd != nil && filepath.Clean(*p.Cwd) != filepath.Clean(se.WorkingDir)) {
+			continue
+		}
+		info := sdk.SessionInfo{SessionId: sdk.SessionId(se.ID), Cwd: se.WorkingDir, Title: sdk.Ptr(se.Name)}
+		if !se.UpdatedAt.IsZero() {
+			info.UpdatedAt = sdk.Ptr(se.UpdatedAt.UTC().Format(time.RFC3339))
+		}
+		out.Sessions = append(out.Sessions, info)
+	}
+	return out, nil
+}
+
+// CloseSession cancels the session's prompt and forgets it (the stored session stays).
+func (a *Agent) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk.CloseSessionResponse, error) {
+	s, err := a.session(p.SessionId)
+	if err != nil {
+		return sdk.CloseSessionResponse{}, err
+	}
+	s.cancelPrompt()
+	s.waitIdle()
+	a.mu.Lock()
+	if a.sessions[s.id] == s {
+		delete(a.sessions, s.id)
+	}
+	a.mu.Unlock()
+	return sdk.CloseSessionResponse{}, nil
+}
+
+// Cancel ends the session's running prompt; it answers "cancelled".
+func (a *Agent) Cancel(_ context.Context, p sdk.CancelNotification) error {
+	if s, err := a.session(p.SessionId); err == nil {
+		s.cancelPrompt()
+	}
+	return nil
+}

@@ -12,6 +12,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/goose-ls/goose-ls/agent"
+	"github.com/goose-ls/goose-ls/agent/host"
 )
 
 // Options configure the agent.
@@ -31,7 +32,7 @@ type Options struct {
 type Agent struct {
 	conn      *sdk.AgentSideConnection // set once, before connReady closes
 	connReady chan struct{}
-	env       *runEnv
+	host      *host.Host
 	opts      Options
 
 	mu       sync.Mutex
@@ -61,8 +62,9 @@ func newAgent(opts Options) *Agent {
 	if opts.Redactor == nil {
 		opts.Redactor = &agent.Redactor{}
 	}
-	return &Agent{opts: opts, sessions: map[string]*acpSession{}, connReady: make(chan struct{}),
-		env: &runEnv{lookup: opts.Lookup, providers: opts.Providers, redactor: opts.Redactor, noSessions: opts.NoSessions}}
+	h := host.New(host.Options{Env: opts.Lookup, Providers: opts.Providers, Redactor: opts.Redactor,
+		Warn: func(msg string) { slog.Warn("acp: " + msg) }})
+	return &Agent{opts: opts, sessions: map[string]*acpSession{}, connReady: make(chan struct{}), host: h}
 }
 
 // shutdown cancels every running prompt and closes the store.
@@ -77,7 +79,7 @@ func (a *Agent) shutdown() {
 		s.cancelPrompt()
 		s.waitIdle()
 	}
-	a.env.close()
+	_ = a.host.Close()
 }
 
 // Initialize answers with what goose-ls really does: load, list and close sessions, embedded context,

@@ -24,6 +24,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/goose-ls/goose-ls/agent"
+	"github.com/goose-ls/goose-ls/agent/host"
 	"github.com/goose-ls/goose-ls/agent/provider"
 	"github.com/goose-ls/goose-ls/agent/provider/scripted"
 )
@@ -417,6 +418,9 @@ var (
 	_ sdk.Agent       = (*Agent)(nil)
 	_ sdk.AgentLoader = (*Agent)(nil)
 	_ agent.Approver  = (*approver)(nil)
+	_ host.KnownText  = (*sessionWorkspace)(nil)
+	_ host.Frontend   = (*promptFrontend)(nil)
+	_ host.Terminal   = (*terminalFrontend)(nil)
 )
 
 func fmtSscan(s string, v *int) (int, error) { return fmt.Sscan(strings.TrimSpace(s), v) }

@@ -8,13 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"path/filepath"
 	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/goose-ls/goose-ls/agent"
-	"github.com/goose-ls/goose-ls/recipe"
+	"github.com/goose-ls/goose-ls/agent/host"
 	"github.com/goose-ls/goose-ls/recipe/render"
 )
 
@@ -63,12 +62,13 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	}
 	ws := newSessionWorkspace(s.cwd, s.id, fsClient, caps.Fs)
 	upd := newPromptUpdates(a.baseCtx(), a, s, ws)
-	fe := runFrontend{Approver: &approver{client: conn, session: s, updates: upd}, Workspace: ws, Events: upd.event}
+	pf := &promptFrontend{ctx: runCtx, conn: conn, session: s, approver: &approver{client: conn, session: s, updates: upd}, ws: ws, updates: upd}
+	var fe host.Frontend = pf
 	if caps.Terminal {
-		fe.Shell = (&terminalShell{client: conn, sessionID: s.id, started: upd.terminalStarted}).run
+		fe = &terminalFrontend{promptFrontend: pf, shell: &terminalShell{client: conn, sessionID: s.id, started: upd.terminalStarted}}
 	}
 	s.mu.Lock()
-	req := runRequest{Prompt: text, Root: s.cwd, Mode: s.mode, Perms: s.perms, Model: s.model, Extensions: s.mcp}
+	req := host.Request{Prompt: text, Root: s.cwd, Mode: s.mode, Perms: s.perms, Model: s.model, Extensions: s.mcp, NoSession: !s.stored}
 	if s.stored {
 		req.ResumeID = s.id
 	} else {
@@ -83,25 +83,29 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 			return a.reply(s, perr.Error())
 		}
 		req.RecipePath, req.Params, req.Prompt = cmd.path, values, ""
-		if req.RecipeText, err = a.readRecipe(runCtx, ws, cmd.path); err != nil {
-			return a.reply(s, errorText(err))
-		}
 		if el := caps.Elicitation; el != nil && el.Form != nil {
-			fe.Ask = a.elicitAsker(runCtx)
+			pf.ask = a.elicitAsker(runCtx)
 		}
 	}
-	out, err := a.env.run(runCtx, req, fe)
+	var out agent.Outcome
+	run, err := a.host.Start(runCtx, req, fe)
+	if err == nil {
+		out, err = run.Wait()
+	}
 	if runCtx.Err() != nil {
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}
 	if err != nil {
-		err = a.env.redactor.RedactError(err)
+		err = a.host.Redactor().RedactError(err)
 		var missing *render.MissingError
 		var declined *elicitationError
 		if errors.As(err, &missing) || errors.As(err, &declined) || isRecipeProblem(err) {
 			return a.reply(s, err.Error()) // goose's message, as the CLI prints it
 		}
 		return sdk.PromptResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	if out.Status == host.StatusDeclined {
+		return a.reply(s, "goose-ls: the recipe was not run (its commands were not allowed)")
 	}
 	if !s.stored {
 		s.mu.Lock()
@@ -134,18 +138,6 @@ func (a *Agent) reply(s *acpSession, text string) (sdk.PromptResponse, error) {
 // isRecipeProblem is an error about the recipe itself (invalid, unreadable), not the run.
 func isRecipeProblem(err error) bool {
 	return strings.Contains(err.Error(), "is not a valid recipe") || errors.Is(err, agent.ErrNoPrompt)
-}
-
-// readRecipe reads a command's recipe: through the client (its unsaved text) when the recipe lies in the
-// session's folder and the client reads files, else the confined reader.
-func (a *Agent) readRecipe(ctx context.Context, ws *sessionWorkspace, path string) ([]byte, error) {
-	if rel, err := filepath.Rel(ws.root, path); err == nil && ws.canRead && !strings.HasPrefix(rel, "..") {
-		resp, err := ws.client.ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: sdk.SessionId(ws.sessionID), Path: path})
-		if err == nil {
-			return []byte(resp.Content), nil
-		}
-	}
-	return recipe.ReadRegularFile(path, recipe.DefaultMaxSize)
 }
 
 // elicitAsker asks the client for a missing user_prompt value with a one-field form.

@@ -5,7 +5,9 @@ package acp
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/goose-ls/goose-ls/agent"
 	"github.com/goose-ls/goose-ls/agent/provider"
+	"github.com/goose-ls/goose-ls/agent/session"
 )
 
 // acpSession is one conversation: its folder, mode, model and the MCP servers the client gave; its id is
@@ -70,7 +73,7 @@ func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 // LoadSession replays a stored session (this one's or one the CLI or the editor made) as updates, then
 // continues it.
 func (a *Agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
-	stored, msgs, err := a.env.storedSession(ctx, string(p.SessionId))
+	stored, msgs, err := a.storedSession(ctx, string(p.SessionId))
 	if err != nil {
 		return sdk.LoadSessionResponse{}, sdk.NewInvalidParams(map[string]any{"sessionId": p.SessionId, "error": err.Error()})
 	}
@@ -94,7 +97,7 @@ func (a *Agent) openSession(ctx context.Context, id, cwd string, servers []sdk.M
 	if err != nil {
 		return nil, sdk.NewInvalidParams(map[string]any{"mcpServers": err.Error()})
 	}
-	st, err := a.env.settings()
+	st, err := a.host.Settings()
 	if err != nil {
 		return nil, sdk.NewInternalError(map[string]any{"error": err.Error()})
 	}
@@ -102,11 +105,11 @@ func (a *Agent) openSession(ctx context.Context, id, cwd string, servers []sdk.M
 		mode = st.Mode
 	}
 	s := &acpSession{id: id, cwd: filepath.Clean(cwd), mcp: mcp, perms: st.Perms, mode: mode, rejected: map[string]bool{}}
-	if setup, err := a.env.describeModel(); err == nil {
+	if setup, err := a.host.Provider(st.Config.Get, provider.Settings{}); err == nil {
 		s.model, s.contextLimit = setup.Model, setup.ContextLimit
 	}
 	if id == "" {
-		if id, err = a.env.createSession(ctx, s.cwd, mode); err != nil {
+		if id, err = a.createSession(ctx, st.Config.DataDir, s.cwd, mode); err != nil {
 			return nil, sdk.NewInternalError(map[string]any{"error": err.Error()})
 		}
 	}
@@ -153,7 +156,7 @@ func extensionsFor(servers []sdk.McpServer) ([]agent.ExtensionDoc, error) {
 
 // ListSessions lists the stored sessions (of cwd when given), most recent first.
 func (a *Agent) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
-	list, err := a.env.listSessions(ctx)
+	list, err := a.listSessions(ctx)
 	if err != nil {
 		return sdk.ListSessionsResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
 	}
@@ -193,4 +196,38 @@ func (a *Agent) Cancel(_ context.Context, p sdk.CancelNotification) error {
 		s.cancelPrompt()
 	}
 	return nil
+}
+
+// createSession stores a new, empty session and returns its id ("" when sessions are off or the store
+// cannot open: the conversation is kept in memory).
+func (a *Agent) createSession(ctx context.Context, dataDir, cwd string, mode agent.Mode) (string, error) {
+	if a.opts.NoSessions {
+		return "", nil
+	}
+	store, err := a.host.Store(dataDir)
+	if err != nil {
+		slog.Warn("acp: sessions are not stored", "err", err)
+		return "", nil
+	}
+	id, err := store.Create(ctx, session.Session{Name: "ACP: " + filepath.Base(cwd), WorkingDir: cwd, GooseMode: string(mode)})
+	if err != nil {
+		return "", fmt.Errorf("creating the session: %w", err)
+	}
+	return id, nil
+}
+
+// storedSession reads a stored session and its conversation.
+func (a *Agent) storedSession(ctx context.Context, id string) (session.Session, []provider.Message, error) {
+	if a.opts.NoSessions {
+		return session.Session{}, nil, errors.New("sessions are not stored (goose-ls acp --no-session)")
+	}
+	return a.host.Session(ctx, id)
+}
+
+// listSessions lists the stored sessions, most recent first (none when sessions are off).
+func (a *Agent) listSessions(ctx context.Context) ([]session.Session, error) {
+	if a.opts.NoSessions {
+		return nil, nil
+	}
+	return a.host.Sessions(ctx)
 }

@@ -262,3 +262,48 @@ func TestStdioMCPServerFromTheClientServesTools(t *testing.T) {
 		t.Fatalf("result %+v", end)
 	}
 }
+
+// A recipe that would execute commands (here a retry check) runs as a slash command only after the client
+// allows them in a permission round; a refusal ends the turn without calling the model.
+func TestRecipeCommandsNeedConsent(t *testing.T) {
+	m := newModel(text("checked"))
+	h := newHarness(t, m, harnessOptions{})
+	os.WriteFile(filepath.Join(h.root, "checked.yaml"), []byte(`title: Checked
+description: Runs a check
+prompt: Do the work
+retry:
+  max_retries: 1
+  checks:
+    - type: shell
+      command: touch check-ran
+`), 0o644)
+	h.client.answers = []string{"reject_once", "allow_once"}
+	sess := h.newSession()
+	h.client.await(func() bool {
+		for _, n := range h.client.updates {
+			if n.Update.AvailableCommandsUpdate != nil {
+				return true
+			}
+		}
+		return false
+	})
+	h.prompt(sess.SessionId, sdk.TextBlock("/checked"))
+	if len(m.reqs) != 0 {
+		t.Fatal("the recipe ran although its commands were refused")
+	}
+	if len(h.client.asked) != 1 || !strings.Contains(*h.client.asked[0].ToolCall.Title, "touch check-ran") {
+		t.Fatalf("consent asked: %+v", h.client.asked)
+	}
+	if got := h.client.agentText(sess.SessionId); !strings.Contains(got, "the recipe was not run") {
+		t.Fatalf("reply %q", got)
+	}
+	if resp := h.prompt(sess.SessionId, sdk.TextBlock("/checked")); resp.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("stop %q", resp.StopReason)
+	}
+	if len(m.reqs) == 0 {
+		t.Fatal("the recipe did not run after its commands were allowed")
+	}
+	if _, err := os.Stat(filepath.Join(h.root, "check-ran")); err != nil {
+		t.Fatalf("the allowed check did not run: %v", err)
+	}
+}

@@ -6,7 +6,6 @@ package acp
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"sync"
 
@@ -275,6 +274,3 @@ func planEntries(content string) []sdk.PlanEntry {
 	}
 	return entries
 }
-
-// errorText is a run's failure as the reply's text.
-func errorText(err error) string { return fmt.Sprintf("goose-ls: %v", err) }

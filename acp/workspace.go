@@ -112,6 +112,15 @@ func (w *sessionWorkspace) Write(ctx context.Context, files *tools.Files, abs st
 	return nil
 }
 
+// KnownText is the text this workspace last read or wrote at abs (host.KnownText: the host records the
+// write's old text without reading the file through the client again).
+func (w *sessionWorkspace) KnownText(abs string) ([]byte, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	data, ok := w.lastRead[abs]
+	return data, ok
+}
+
 // takeDiff returns the oldest unreported write of abs.
 func (w *sessionWorkspace) takeDiff(abs string) (fileDiff, bool) {
 	w.mu.Lock()

@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"path/filepath"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -257,31 +256,4 @@ func minimalEdit(old, new []byte, lines *source.LineIndex, utf8Enc bool) (map[st
 }
 
 // Review gives the model goose-ls's own diagnostics for a recipe file it just wrote.
-func (w *editorWorkspace) Review(abs string, data []byte) string {
-	if !recipe.LooksLikeRecipe(abs, data) {
-		return ""
-	}
-	f := recipe.Check(abs, data, nil)
-	var b strings.Builder
-	n := 0
-	for _, d := range f.Diags {
-		if d.Severity > recipe.SeverityWarning {
-			continue
-		}
-		if n == 0 {
-			b.WriteString("goose-ls found problems in this recipe:")
-		}
-		if n == 20 {
-			b.WriteString("\n  …")
-			break
-		}
-		p := f.Lines.RunePos(d.R.Start)
-		sev := "error"
-		if d.Severity == recipe.SeverityWarning {
-			sev = "warning"
-		}
-		fmt.Fprintf(&b, "\n  %d:%d: %s: %s [%s]", p.Line+1, p.Col+1, sev, d.Message, d.Code)
-		n++
-	}
-	return b.String()
-}
+func (w *editorWorkspace) Review(abs string, data []byte) string { return recipe.Review(abs, data) }

@@ -16,6 +16,7 @@ import (
 	"github.com/goose-ls/goose-ls/agent"
 	"github.com/goose-ls/goose-ls/agent/config"
 	"github.com/goose-ls/goose-ls/agent/provider"
+	"github.com/goose-ls/goose-ls/agent/provider/configure"
 	"github.com/goose-ls/goose-ls/agent/session"
 )
 
@@ -74,6 +75,18 @@ func New(opts Options) *Host {
 		opts.MaxUndoBytes = DefaultMaxUndoBytes
 	}
 	return &Host{opts: opts, redactor: opts.Redactor, runs: map[string]*Run{}, consented: map[string]bool{}}
+}
+
+// Settings reads goose's configuration, mode and permissions as a run does.
+func (h *Host) Settings() (agent.Settings, error) { return agent.LoadSettings(h.opts.Env) }
+
+// Provider resolves a provider as the host's runs do (Options.Providers, else goose's configuration
+// cfg) without running anything: a client's model picker.
+func (h *Host) Provider(cfg func(string) (string, bool), s provider.Settings) (provider.Setup, error) {
+	if h.opts.Providers != nil {
+		return h.opts.Providers(s)
+	}
+	return configure.Resolve(cfg, s)
 }
 
 // Redactor is the redactor every run adds its secrets to.

@@ -48,6 +48,12 @@ type Request struct {
 	MaxTurns int
 	// NoSession stores nothing (a resumed run is stored anyway: it continues its session).
 	NoSession bool
+	// History is the conversation so far of a conversation that is not stored (ResumeID empty): a
+	// client's session kept in memory.
+	History []provider.Message
+	// Perms replaces permission.yaml's permissions for this run (a client session's own, so its
+	// "always" answers last as long as the session).
+	Perms *agent.Permissions
 }
 
 // SettingsError is goose's configuration that cannot be used; Loaded says config.yaml itself was read
@@ -115,7 +121,10 @@ func (h *Host) prepare(ctx context.Context, req Request, fe Frontend) (*prepared
 	if req.Mode != "" {
 		st.Mode = req.Mode
 	}
-	p := &prepared{settings: st, prompt: req.Prompt, params: map[string]string{}, recipePath: absPath(req.RecipePath), root: req.Root}
+	if req.Perms != nil {
+		st.Perms = req.Perms
+	}
+	p := &prepared{settings: st, prompt: req.Prompt, params: map[string]string{}, recipePath: absPath(req.RecipePath), root: req.Root, history: req.History}
 	for k, v := range req.Params {
 		p.params[k] = v
 	}
@@ -144,7 +153,7 @@ func (h *Host) prepare(ctx context.Context, req Request, fe Frontend) (*prepared
 				p.params[k] = v
 			}
 		}
-		if p.prompt == "" {
+		if p.prompt == "" && req.RecipePath == "" { // a recipe the request names runs with its own prompt
 			p.prompt = ContinuePrompt
 		}
 	}

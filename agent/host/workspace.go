@@ -17,10 +17,24 @@ type recordingWorkspace struct {
 	onEdit func(Edit)
 }
 
-// Write reads the file's text as the workspace shows it, writes, and records the change (none when the
-// text was already the same).
+// KnownText is an optional Workspace ability: the text the workspace itself last read or wrote at abs,
+// so recording a write needs no second read (over ACP, a second fs/read_text_file round trip).
+type KnownText interface {
+	KnownText(abs string) ([]byte, bool)
+}
+
+// Write reads the file's text as the workspace shows it (or takes the text it knows), writes, and records
+// the change (none when the text was already the same).
 func (w recordingWorkspace) Write(ctx context.Context, files *tools.Files, abs string, data []byte, base tools.Version) error {
-	before, _, rerr := w.Workspace.Read(ctx, files, abs)
+	var before []byte
+	var rerr error
+	known := false
+	if k, ok := w.Workspace.(KnownText); ok {
+		before, known = k.KnownText(abs)
+	}
+	if !known {
+		before, _, rerr = w.Workspace.Read(ctx, files, abs)
+	}
 	created := errors.Is(rerr, fs.ErrNotExist)
 	if rerr != nil {
 		before = nil

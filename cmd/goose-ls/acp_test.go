@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -160,15 +161,23 @@ func BenchmarkACPStartup(b *testing.B) {
 	}
 }
 
+// cpuTime is a finished process's user and system time: goose-ls's own work, without the time it spent
+// waiting on the client or the provider.
+func cpuTime(ps *os.ProcessState) time.Duration { return ps.UserTime() + ps.SystemTime() }
+
 // BenchmarkACPToolRoundTrip is one session and one prompt with a write through fs/write_text_file, in a
-// running `goose-ls acp` (sessions stored, as by default).
+// running `goose-ls acp` (sessions stored, as by default). cpu-ms/op is goose-ls's own CPU time per round
+// trip: the process's CPU time less that of a process started and ended without prompts.
 func BenchmarkACPToolRoundTrip(b *testing.B) {
 	bin, _ := binaries(&testing.T{})
 	home, root := b.TempDir(), b.TempDir()
 	srv := roundTripServer()
 	defer srv.Close()
+	idle := startACP(b, bin, root, roundTripEnv(srv, home))
+	idle.stop(b)
+	startup := cpuTime(idle.cmd.ProcessState)
 	p := startACP(b, bin, root, roundTripEnv(srv, home))
-	defer p.stop(b)
+	n := 0
 	for b.Loop() {
 		sess, err := p.conn.NewSession(context.Background(), sdk.NewSessionRequest{Cwd: root, McpServers: []sdk.McpServer{}})
 		if err != nil {
@@ -177,20 +186,30 @@ func BenchmarkACPToolRoundTrip(b *testing.B) {
 		if _, err := p.conn.Prompt(context.Background(), sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("write")}}); err != nil {
 			b.Fatal(err)
 		}
+		n++
 	}
+	p.stop(b)
+	b.ReportMetric(float64(cpuTime(p.cmd.ProcessState)-startup)/float64(time.Millisecond)/float64(n), "cpu-ms/op")
+	b.ReportMetric(float64(startup)/float64(time.Millisecond), "startup-cpu-ms")
 }
 
-// BenchmarkRunToolRoundTrip is the same scenario as one `goose-ls run` process (start-up included).
+// BenchmarkRunToolRoundTrip is the same scenario as one `goose-ls run` process (start-up included);
+// cpu-ms/op is that process's CPU time.
 func BenchmarkRunToolRoundTrip(b *testing.B) {
 	bin, _ := binaries(&testing.T{})
 	home, root := b.TempDir(), b.TempDir()
 	srv := roundTripServer()
 	defer srv.Close()
+	var cpu time.Duration
+	n := 0
 	for b.Loop() {
 		cmd := exec.Command(bin, "run", "--prompt", "write")
 		cmd.Dir, cmd.Env = root, append(os.Environ(), roundTripEnv(srv, home)...)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("%v\n%s", err, out)
 		}
+		cpu += cpuTime(cmd.ProcessState)
+		n++
 	}
+	b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(n), "cpu-ms/op")
 }

@@ -23,17 +23,35 @@ func (ec *evalCtx) arith(e *Binary, l, r Value) (Value, error) {
 		if err := ec.fitsItems(e.R, len(l.seq)+len(r.seq), 0); err != nil {
 			return Value{}, err
 		}
-		return ec.fitsValue(e.R, SeqValue(append(append(make([]Value, 0, len(l.seq)+len(r.seq)), l.seq...), r.seq...)))
-	case e.Op == "*" && (l.kind == KindString || l.kind == KindSeq) && r.kind == KindInt:
-		return ec.repeat(e, l, r.i)
-	case e.Op == "*" && (r.kind == KindString || r.kind == KindSeq) && l.kind == KindInt:
-		return ec.repeat(e, r, l.i)
+		joined := sizedIterValue(append(append(make([]Value, 0, len(l.seq)+len(r.seq)), l.seq...), r.seq...))
+		if l.iter == iterUnsized || r.iter == iterUnsized {
+			joined.iter = iterUnsized
+		}
+		return ec.fitsValue(e.R, joined)
+	case e.Op == "*" && (l.kind == KindString || r.kind == KindString):
+		// minijinja's mul: a string on either side repeats; the other side must convert to usize
+		v, n := l, r
+		if l.kind != KindString {
+			v, n = r, l
+		}
+		return ec.repeat(e, v, repeatCount(n))
+	case e.Op == "*" && repeatsSequence(l, r):
+		v, n := l, r
+		if l.kind != KindSeq {
+			v, n = r, l
+		}
+		return ec.repeat(e, v, repeatCount(n))
 	}
 	if !l.isNumber() || !r.isNumber() {
 		return bad()
 	}
 	if l.kind != KindFloat && r.kind != KindFloat && e.Op != "/" {
-		return ec.intArith(e, l.asInt(), r.asInt())
+		v, err := ec.intArith(e, l.asInt(), r.asInt())
+		if err != nil && (l.kind == KindBool || r.kind == KindBool) {
+			// minijinja's message prints the operands as they were (`false ** -1`)
+			return Value{}, ec.fail(e.R, "invalid operation: unable to calculate %s %s %s", l.String(), e.Op, r.String())
+		}
+		return v, err
 	}
 	x, _ := l.asFloat()
 	y, _ := r.asFloat()
@@ -54,6 +72,32 @@ func (ec *evalCtx) arith(e *Binary, l, r Value) (Value, error) {
 		return FloatValue(math.Pow(x, y)), nil
 	}
 	return bad()
+}
+
+// repeatsSequence is minijinja's choice in `*`: the first object operand (left, else right) must be a
+// sequence or an iterator; a map or a function there makes it an unsupported operation.
+func repeatsSequence(l, r Value) bool {
+	isObject := func(v Value) bool { return v.kind == KindSeq || v.kind == KindMap || v.kind == KindFunc }
+	if isObject(l) {
+		return l.kind == KindSeq
+	}
+	return r.kind == KindSeq
+}
+
+// repeatCount is minijinja's `as_usize` of a repetition count: an integer, a bool or an integral
+// float that is not negative; -1 when it does not convert.
+func repeatCount(n Value) int64 {
+	switch n.kind {
+	case KindInt:
+		return max(n.i, -1)
+	case KindBool:
+		return n.asInt()
+	case KindFloat:
+		if n.f >= 0 && n.f == math.Trunc(n.f) && n.f < math.MaxInt64 {
+			return int64(n.f)
+		}
+	}
+	return -1
 }
 
 // asInt is an integer or boolean as an int64.
@@ -97,7 +141,7 @@ func (ec *evalCtx) repeat(e *Binary, v Value, n int64) (Value, error) {
 	for i := int64(0); i < n; i++ {
 		out = append(out, v.seq...)
 	}
-	return SeqValue(out), nil
+	return sizedIterValue(out), nil
 }
 
 // intArith is integer arithmetic that reports minijinja's "unable to calculate" instead of wrapping or

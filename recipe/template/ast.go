@@ -207,6 +207,9 @@ type (
 		R           Range
 		Op          string
 		Left, Right Expr
+		// Chained marks `a < b != c`: minijinja compares Python-style, `a < b and b != c` with b
+		// evaluated once and the rest skipped after a false comparison (Left is the chain so far).
+		Chained bool
 	}
 	// CondExpr is `a if cond else b`; False may be nil.
 	CondExpr struct {

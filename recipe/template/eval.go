@@ -110,6 +110,8 @@ type evalCtx struct {
 	loadCache map[string]loadResult
 	// outLimit bounds ec.out: the output cap, or the value cap while capturing a block into a value.
 	outLimit int
+	// block is the name of the block being rendered ("" outside blocks), for debug().
+	block string
 }
 
 // Render renders t with the given context values.
@@ -294,6 +296,9 @@ func (ec *evalCtx) stmt(s Stmt) error {
 		if err != nil {
 			return err
 		}
+		if ec.strictUndefined(v) {
+			return ec.fail(s.R, "undefined value") // the block's result is printed
+		}
 		text, err = ec.toString(s.R, v)
 		if err != nil {
 			return err
@@ -364,6 +369,7 @@ func (ec *evalCtx) assign(target Expr, v Value) error {
 			return err
 		}
 		obj.m.Set(t.Name, v)
+		obj.m.sortKeys()
 	}
 	return nil
 }
@@ -383,11 +389,14 @@ func (ec *evalCtx) truthy(e Expr) (bool, error) {
 func (ec *evalCtx) iterate(e Expr, v Value) ([]Value, error) {
 	switch v.kind {
 	case KindSeq:
+		if v.iter != iterNone && v.s != "" {
+			return nil, ec.fail(e.Span(), "%s", v.s)
+		}
 		return v.seq, nil
 	case KindMap:
 		items := make([]Value, len(v.m.Keys))
 		for i, k := range v.m.Keys {
-			items[i] = StringValue(k)
+			items[i] = v.m.keyOf(k)
 		}
 		return items, nil
 	case KindString:
@@ -404,6 +413,8 @@ func (ec *evalCtx) iterate(e Expr, v Value) ([]Value, error) {
 			return nil, ec.fail(e.Span(), "undefined value")
 		}
 		return nil, nil
+	case KindNone:
+		return nil, nil // minijinja iterates none as empty
 	}
 	return nil, ec.fail(e.Span(), "invalid operation: %s is not iterable", v.typeName())
 }
@@ -483,7 +494,8 @@ func (ec *evalCtx) needsLoopObject(s *For) bool {
 		return need
 	}
 	text := ec.tmpl.Source[s.R.Start:s.R.End]
-	need := strings.Contains(text, "loop") || strings.Contains(text, "include") || strings.Contains(text, "block")
+	need := strings.Contains(text, "loop") || strings.Contains(text, "include") || strings.Contains(text, "block") ||
+		strings.Contains(text, "debug") // debug() prints the loop object
 	if ec.loopUse == nil {
 		ec.loopUse = map[*For]bool{}
 	}
@@ -491,9 +503,34 @@ func (ec *evalCtx) needsLoopObject(s *For) bool {
 	return need
 }
 
+// bound reports whether name is a variable of the render (set to a value, undefined included): calling
+// it is then minijinja's "value of type undefined is not callable", not an unknown function.
+func (ec *evalCtx) bound(name string) bool {
+	for _, f := range ec.frames {
+		if _, ok := f.get(name); ok {
+			return name != "super"
+		}
+	}
+	_, ok := ec.ctx[name]
+	return ok
+}
+
+// superFunc is the innermost block's `super` (undefined outside blocks).
+func (ec *evalCtx) superFunc() Value {
+	for i := len(ec.frames) - 1; i >= 0; i-- {
+		if v, ok := ec.frames[i].get("super"); ok && v.kind == KindFunc {
+			return v
+		}
+	}
+	return Undefined()
+}
+
 func (ec *evalCtx) lookup(name string) Value {
 	for i := len(ec.frames) - 1; i >= 0; i-- {
 		if v, ok := ec.frames[i].get(name); ok {
+			if name == "super" && v.kind == KindFunc {
+				break // only `super()` reaches the parent block: the name alone is an undefined variable
+			}
 			return v
 		}
 	}

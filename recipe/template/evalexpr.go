@@ -31,12 +31,9 @@ func (ec *evalCtx) eval(e Expr) (Value, error) {
 			if err != nil {
 				return Value{}, err
 			}
-			ks, err := ec.toString(k.Span(), kv)
-			if err != nil {
-				return Value{}, err
-			}
-			m.Set(ks, vv)
+			m.SetKey(kv, vv)
 		}
+		m.sortKeys()
 		return ec.fitsValue(e.R, MapValue(m))
 	case *GetAttr:
 		obj, err := ec.eval(e.Expr)
@@ -134,16 +131,18 @@ func (ec *evalCtx) getAttr(r Range, obj, key Value) (Value, error) {
 	case KindUndefined:
 		return Value{}, ec.fail(r, "undefined value")
 	case KindNone:
-		return Value{}, ec.fail(r, "undefined value")
+		return Undefined(), nil // minijinja: an attribute of none is undefined
 	case KindMap:
-		k, err := ec.toString(r, key)
-		if err != nil {
-			return Value{}, err
-		}
-		if v, ok := obj.m.Get(k); ok {
+		if v, ok := obj.m.Get(mapKey(key)); ok {
 			return v, nil
 		}
 	case KindSeq:
+		if obj.m != nil && key.kind == KindString {
+			if v, ok := obj.m.Get(key.s); ok {
+				return v, nil // a groupby pair's `.grouper` / `.list`
+			}
+		}
+		key = indexKey(key)
 		if key.kind == KindInt {
 			i := int(key.i)
 			if i < 0 {
@@ -154,6 +153,7 @@ func (ec *evalCtx) getAttr(r Range, obj, key Value) (Value, error) {
 			}
 		}
 	case KindString:
+		key = indexKey(key)
 		if key.kind == KindInt {
 			if err := ec.work(r, len(obj.s)/16); err != nil {
 				return Value{}, err
@@ -169,6 +169,18 @@ func (ec *evalCtx) getAttr(r Range, obj, key Value) (Value, error) {
 		}
 	}
 	return Undefined(), nil
+}
+
+// indexKey is an index as minijinja converts one for a sequence or a string: a bool is 0 or 1, an
+// integral float its integer.
+func indexKey(key Value) Value {
+	switch {
+	case key.kind == KindBool:
+		return IntValue(key.asInt())
+	case key.kind == KindFloat && key.f == math.Trunc(key.f) && math.Abs(key.f) < 1<<53:
+		return IntValue(int64(key.f))
+	}
+	return key
 }
 
 // sliceIndex converts a slice bound as minijinja's i64 conversion does.
@@ -298,7 +310,7 @@ func (ec *evalCtx) call(e *Call) (Value, error) {
 		return Value{}, err
 	}
 	if callee.kind != KindFunc {
-		if n, ok := e.Callee.(*Name); ok && callee.kind == KindUndefined {
+		if n, ok := e.Callee.(*Name); ok && callee.kind == KindUndefined && !ec.bound(n.Name) {
 			if n.Name == "super" {
 				return Value{}, ec.fail(e.R, "invalid operation: cannot super outside of block")
 			}
@@ -338,6 +350,9 @@ func (ec *evalCtx) selfBlock(r Range, name string) (Value, error) {
 func (ec *evalCtx) callee(e *Call) (Value, error) {
 	ga, ok := e.Callee.(*GetAttr)
 	if !ok {
+		if n, isName := e.Callee.(*Name); isName && n.Name == "super" {
+			return ec.superFunc(), nil // `super()` reaches the parent block (the name alone does not)
+		}
 		return ec.eval(e.Callee)
 	}
 	obj, err := ec.eval(ga.Expr)
@@ -378,6 +393,11 @@ func (ec *evalCtx) evalArgs(args []Expr, kwargs []Kwarg) ([]Value, []kwValue, er
 func (ec *evalCtx) binary(e *Binary) (Value, error) {
 	switch e.Op {
 	case "and", "or":
+		if e.Op == "and" && isConstExpr(e.Left) && isConstExpr(e.Right) {
+			if v, ok := ec.foldAnd(e); ok {
+				return v, nil
+			}
+		}
 		l, err := ec.eval(e.Left)
 		if err == nil && ec.strictUndefined(l) {
 			err = ec.fail(e.Left.Span(), "undefined value")
@@ -387,6 +407,10 @@ func (ec *evalCtx) binary(e *Binary) (Value, error) {
 		}
 		return ec.eval(e.Right)
 	}
+	if e.Chained {
+		v, _, err := ec.compareChain(e)
+		return v, err
+	}
 	l, err := ec.eval(e.Left)
 	if err != nil {
 		return Value{}, err
@@ -395,6 +419,78 @@ func (ec *evalCtx) binary(e *Binary) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
+	return ec.binaryValues(e, l, r)
+}
+
+// foldAnd is minijinja's constant folding of `a and b` with constant operands (its codegen loads the
+// folded value): a false result is `false`, not the left operand as at run time.
+func (ec *evalCtx) foldAnd(e *Binary) (Value, bool) {
+	l, err := ec.eval(e.Left)
+	if err != nil {
+		return Value{}, false
+	}
+	r, err := ec.eval(e.Right)
+	if err != nil {
+		return Value{}, false
+	}
+	if l.Truthy() && r.Truthy() {
+		return r, true
+	}
+	return BoolValue(false), true
+}
+
+// isConstExpr reports whether minijinja's as_const folds e: literals, and lists, maps, unary and binary
+// operations of them.
+func isConstExpr(e Expr) bool {
+	switch x := e.(type) {
+	case *Const:
+		return true
+	case *List:
+		return allConst(x.Items)
+	case *Tuple:
+		return allConst(x.Items)
+	case *Dict:
+		return allConst(x.Keys) && allConst(x.Values)
+	case *Unary:
+		return isConstExpr(x.Expr)
+	case *Binary:
+		return isConstExpr(x.Left) && isConstExpr(x.Right)
+	}
+	return false
+}
+
+func allConst(items []Expr) bool {
+	for _, it := range items {
+		if !isConstExpr(it) {
+			return false
+		}
+	}
+	return true
+}
+
+// compareChain evaluates a chained comparison as minijinja's CompareAndPreserve/JumpIfFalseOrPop:
+// the result and the last operand (the left side of the next comparison).
+func (ec *evalCtx) compareChain(e *Binary) (Value, Value, error) {
+	var l Value
+	var err error
+	if inner, ok := e.Left.(*Binary); ok && e.Chained {
+		var res Value
+		if res, l, err = ec.compareChain(inner); err != nil || !res.Truthy() {
+			return res, Value{}, err
+		}
+	} else if l, err = ec.eval(e.Left); err != nil {
+		return Value{}, Value{}, err
+	}
+	r, err := ec.eval(e.Right)
+	if err != nil {
+		return Value{}, Value{}, err
+	}
+	v, err := ec.binaryValues(e, l, r)
+	return v, r, err
+}
+
+// binaryValues applies a non-logical binary operator to evaluated operands.
+func (ec *evalCtx) binaryValues(e *Binary, l, r Value) (Value, error) {
 	switch e.Op {
 	case "==", "!=", "<", "<=", ">", ">=", "in", "not in":
 		// strict undefined fails in comparisons and containment, as minijinja's does

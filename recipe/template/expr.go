@@ -3,6 +3,7 @@
 package template
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 )
@@ -104,6 +105,7 @@ func (p *parser) binExpr(minPrec int) (Expr, error) {
 			return nil, err
 		}
 	}
+	comparedHere := false // left is a comparison built by this loop (not a parenthesised one)
 	for {
 		t, err := p.peek()
 		if err != nil {
@@ -130,7 +132,9 @@ func (p *parser) binExpr(minPrec int) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		left = &Binary{R: Range{Start: left.Span().Start, End: right.Span().End}, Op: op, Left: left, Right: right}
+		chained := prec == 4 && comparedHere
+		comparedHere = prec == 4
+		left = &Binary{R: Range{Start: left.Span().Start, End: right.Span().End}, Op: op, Left: left, Right: right, Chained: chained}
 	}
 }
 
@@ -167,86 +171,6 @@ func (p *parser) negation() (Expr, error) {
 		return nil, err
 	}
 	return &Unary{R: Range{Start: t.r.Start, End: e.Span().End}, Op: t.val, Expr: e}, nil
-}
-
-// filterChain parses `| f(args)` and `is test` suffixes; with base nil it parses a bare filter chain.
-func (p *parser) filterChain(base Expr) (Expr, error) {
-	defer func(chain int) { p.chain = chain }(p.chain)
-	e := base
-	first := base == nil
-	for {
-		if err := p.link(); err != nil {
-			return nil, err
-		}
-		t, err := p.peek()
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case first || (t.kind == tkOp && t.val == "|"):
-			if !first {
-				p.next()
-			}
-			first = false
-			f, err := p.filterCall(e)
-			if err != nil {
-				return nil, err
-			}
-			e = f
-		case t.kind == tkIdent && t.val == "is" && e != nil:
-			p.next()
-			tt := &Test{Expr: e}
-			name, err := p.next()
-			if err != nil {
-				return nil, err
-			}
-			if name.kind == tkIdent && name.val == "not" {
-				tt.Negated = true
-				if name, err = p.next(); err != nil {
-					return nil, err
-				}
-			}
-			if name.kind != tkIdent {
-				return nil, p.unexpected(name, "identifier")
-			}
-			if name, err = p.dottedName(name); err != nil {
-				return nil, err
-			}
-			tt.Name, tt.NameRange = name.val, name.r
-			tt.R = Range{Start: e.Span().Start, End: name.r.End}
-			nt, err := p.peek()
-			if err != nil {
-				return nil, err
-			}
-			switch {
-			case nt.kind == tkOp && nt.val == "(":
-				p.next()
-				var kw []Kwarg
-				end, err := p.args(&tt.Args, &kw)
-				if err != nil {
-					return nil, err
-				}
-				tt.R.End = end
-			// minijinja reads a test's bare argument at these tokens (only `and`, `or`, `else` and `is`
-			// end the test: `x is d if f` passes a variable named `if`)
-			case nt.kind == tkString || nt.kind == tkInt || nt.kind == tkFloat ||
-				(nt.kind == tkOp && (nt.val == "+" || nt.val == "-" || nt.val == "[" || nt.val == "{")) ||
-				(nt.kind == tkIdent && nt.val != "and" && nt.val != "or" && nt.val != "else" && nt.val != "is"):
-				arg, err := p.primary()
-				if err != nil {
-					return nil, err
-				}
-				if arg, err = p.postfix(arg); err != nil {
-					return nil, err
-				}
-				tt.Args = []Expr{arg}
-				tt.R.End = arg.Span().End
-			}
-			e = tt
-		default:
-			return e, nil
-		}
-	}
 }
 
 // args parses call arguments after `(` through `)` and returns the end offset.
@@ -409,8 +333,17 @@ func (p *parser) primary() (Expr, error) {
 		var s strings.Builder
 		s.WriteString(t.val)
 		r := t.r
-		for {
+		for first := true; ; first = false {
 			nt, err := p.peek()
+			var se *SyntaxError
+			if err != nil && first && errors.As(err, &se) && p.eofAt == 0 {
+				// minijinja's first look for an adjacent string drops its error: a lexing error right
+				// after a lone string literal leaves its parser at the end of the input (after two
+				// strings the error stands)
+				p.eofAt = max(se.R.Start, 1)
+				p.lexErr = nil
+				break
+			}
 			if err != nil || nt.kind != tkString {
 				break
 			}
@@ -472,6 +405,14 @@ func (p *parser) parenthesized(open token) (Expr, error) {
 		p.next()
 		return e, nil
 	}
+	if !p.isOp(",") {
+		// minijinja: an expression in parentheses is a tuple only from its comma on
+		t, err := p.next()
+		if err != nil {
+			return nil, err
+		}
+		return nil, p.unexpected(t, "`)`")
+	}
 	items := []Expr{e}
 	end, err := p.sequenceAfterFirst(")", &items)
 	if err != nil {
@@ -503,7 +444,7 @@ func (p *parser) sequenceAfterFirst(closer string, items *[]Expr) (int, error) {
 			return t.r.End, nil
 		}
 		if t.kind != tkOp || t.val != "," {
-			return 0, p.unexpected(t, "`,` or `"+closer+"`")
+			return 0, p.unexpected(t, "`,`") // minijinja's list, tuple and map loops expect the comma
 		}
 		if p.isOp(closer) {
 			t, _ := p.next()

@@ -5,7 +5,6 @@ package template
 import (
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -101,7 +100,9 @@ func init() {
 		case KindString:
 			return IntValue(int64(utf8.RuneCountInString(v.s))), nil
 		case KindSeq:
-			return IntValue(int64(len(v.seq))), nil
+			if v.iter != iterUnsized {
+				return IntValue(int64(len(v.seq))), nil
+			}
 		case KindMap:
 			return IntValue(int64(len(v.m.Keys))), nil
 		}
@@ -120,6 +121,9 @@ func init() {
 	escape := func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
 		if v.safe {
 			return v, nil // already escaped or marked safe
+		}
+		if v.kind == KindUndefined {
+			return safeString(""), nil // minijinja escapes undefined to "" even when strict
 		}
 		s, err := ec.str(f, v)
 		return safeString(htmlEscaper.Replace(s)), err
@@ -153,9 +157,9 @@ func init() {
 			}
 			out := make([]Value, len(v.m.Keys))
 			for i, k := range v.m.Keys {
-				out[i] = SeqValue([]Value{StringValue(k), v.m.get(k)})
+				out[i] = SeqValue([]Value{v.m.keyOf(k), v.m.get(k)})
 			}
-			return SeqValue(out), nil
+			return sizedIterValue(out), nil
 		},
 		"dictsort": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
 			if v.kind != KindMap {
@@ -177,7 +181,7 @@ func init() {
 			}
 			out := make([]Value, len(keys))
 			for i, k := range keys {
-				out[i] = SeqValue([]Value{StringValue(k), v.m.get(k)})
+				out[i] = SeqValue([]Value{v.m.keyOf(k), v.m.get(k)})
 			}
 			return SeqValue(out), nil
 		},
@@ -189,46 +193,53 @@ func init() {
 				}
 				return StringValue(string(rs)), nil
 			}
+			switch v.kind {
+			case KindUndefined, KindNone:
+				return v, nil // minijinja returns them unchanged
+			case KindMap:
+				// what minijinja 2.20 gives for a map: its keys, in order (measured with mj-oracle)
+				items, err := ec.seqOf(f, v)
+				return sizedIterValue(items), err
+			case KindSeq:
+			default:
+				return Value{}, ec.fail(f.R, "invalid operation: cannot reverse values of type %s", v.typeName())
+			}
 			items, err := ec.seqOf(f, v)
 			out := make([]Value, len(items))
 			for i, it := range items {
 				out[len(items)-1-i] = it
 			}
-			return SeqValue(out), err
+			return sizedIterValue(out), err
 		},
-		"join": joinFilter,
-		"split": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-			s, err := ec.str(f, v)
+		"join":  joinFilter,
+		"split": splitFilter,
+		"lines": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+			s, err := ec.stringInput(f, v)
 			if err != nil {
 				return Value{}, err
 			}
-			var parts []string
-			if sep, ok := arg(args, kw, 0, "split"); ok && sep.kind == KindString {
-				if err := ec.fitsItems(f.R, strings.Count(s, sep.s)+1, 0); err != nil {
-					return Value{}, err
-				}
-				parts = strings.SplitN(s, sep.s, intArg(args, kw, 1, "maxsplits", -1))
-			} else {
-				parts = strings.Fields(s)
-			}
-			return FromGo(parts), nil
-		},
-		"lines": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
-			s, err := ec.str(f, v)
-			s = strings.TrimSuffix(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+			// Rust's str::lines: "\n" ends a line (a "\r" before it goes too), no empty last line
 			if s == "" {
 				return SeqValue(nil), err
 			}
+			s = strings.TrimSuffix(s, "\n")
 			if err := ec.fitsItems(f.R, strings.Count(s, "\n")+1, 0); err != nil {
 				return Value{}, err
 			}
-			return FromGo(strings.Split(s, "\n")), err
+			parts := strings.Split(s, "\n")
+			for i, p := range parts {
+				parts[i] = strings.TrimSuffix(p, "\r")
+			}
+			return FromGo(parts), err
 		},
 		"round": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-			x, ok := v.asFloat()
-			if !ok {
+			if v.kind == KindInt {
+				return v, nil // minijinja rounds only floats: an integer stays one
+			}
+			if v.kind != KindFloat {
 				return Value{}, ec.fail(f.R, "invalid operation: cannot round value (%s)", v.typeName())
 			}
+			x := v.f
 			p := math.Pow(10, float64(intArg(args, kw, 0, "precision", 0)))
 			return FloatValue(math.Round(x*p) / p), nil
 		},
@@ -247,43 +258,15 @@ func init() {
 			}
 			return Value{}, ec.fail(f.R, "invalid operation: cannot get absolute value")
 		},
-		"int": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
-			switch v.kind {
-			case KindInt:
-				return v, nil
-			case KindFloat:
-				return IntValue(int64(v.f)), nil
-			case KindBool:
-				if v.b {
-					return IntValue(1), nil
-				}
-				return IntValue(0), nil
-			case KindString:
-				s := strings.TrimSpace(v.s)
-				if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-					return IntValue(i), nil
-				}
-				if x, err := strconv.ParseFloat(s, 64); err == nil {
-					return IntValue(int64(x)), nil
-				}
-			}
-			return Value{}, ec.fail(f.R, "invalid operation: cannot convert %s to integer", v.typeName())
-		},
-		"float": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
-			if x, ok := v.asFloat(); ok {
-				return FloatValue(x), nil
-			}
-			if v.kind == KindString {
-				if x, err := strconv.ParseFloat(strings.TrimSpace(v.s), 64); err == nil {
-					return FloatValue(x), nil
-				}
-			}
-			return Value{}, ec.fail(f.R, "invalid operation: cannot convert %s to float", v.typeName())
-		},
+		"int":   intFilter,
+		"float": floatFilter,
 		"attr": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
 			return ec.getAttr(f.R, v, StringValue(strArg(args, kw, 0, "name", "")))
 		},
 		"first": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+			if v.kind != KindString && v.kind != KindSeq && v.kind != KindMap {
+				return Value{}, ec.fail(f.R, "invalid operation: cannot get first item from value")
+			}
 			items, err := ec.seqOf(f, v)
 			if err != nil || len(items) == 0 {
 				return Undefined(), err
@@ -291,6 +274,9 @@ func init() {
 			return items[0], nil
 		},
 		"last": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+			if v.kind != KindString && v.kind != KindSeq {
+				return Value{}, ec.fail(f.R, "invalid operation: cannot get last item from value")
+			}
 			items, err := ec.seqOf(f, v)
 			if err != nil || len(items) == 0 {
 				return Undefined(), err
@@ -301,7 +287,7 @@ func init() {
 		"max":  minMax(1),
 		"sort": sortFilter,
 		"list": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
-			items, err := ec.seqOf(f, v)
+			items, err := ec.listOf(f, v)
 			return SeqValue(items), err
 		},
 		"string": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
@@ -383,6 +369,10 @@ func init() {
 			}
 			return SeqValue(out), err
 		},
+		"sum":    sumFilter,
+		"zip":    zipFilter,
+		"chain":  chainFilter,
+		"format": formatFilter,
 		"pprint": func(_ *evalCtx, _ *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
 			return StringValue(v.reprString(maxPrintedBytes)), nil // checked against the cap by applyFilter
 		},
@@ -417,7 +407,7 @@ func capitalize(s string) string {
 
 func minMax(sign int) filterFn {
 	return func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
-		items, err := ec.seqOf(f, v)
+		items, err := ec.listOf(f, v)
 		if err != nil || len(items) == 0 {
 			return Undefined(), err
 		}
@@ -432,7 +422,7 @@ func minMax(sign int) filterFn {
 }
 
 func sortFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-	items, err := ec.seqOf(f, v)
+	items, err := ec.listOf(f, v)
 	if err != nil {
 		return Value{}, err
 	}
@@ -459,116 +449,14 @@ func sortFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Va
 	return SeqValue(out), nil
 }
 
-func selectFilter(reject, byAttr bool) filterFn {
-	return func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-		items, err := ec.seqOf(f, v)
-		if err != nil {
-			return Value{}, err
-		}
-		rest := args
-		attr := ""
-		if byAttr {
-			if len(rest) == 0 {
-				return Value{}, ec.fail(f.R, "invalid operation: missing argument")
-			}
-			attr, rest = rest[0].String(), rest[1:]
-		}
-		var out []Value
-		for _, it := range items {
-			x := it
-			if byAttr {
-				x, _ = ec.getAttr(f.R, it, StringValue(attr))
-			}
-			ok := x.Truthy()
-			if len(rest) > 0 {
-				name := rest[0].String()
-				tf, known := tests[name]
-				if !known {
-					return Value{}, ec.fail(f.R, "unknown test: test %s is unknown", name)
-				}
-				if ok, err = tf(ec, x, rest[1:]); err != nil {
-					return Value{}, err
-				}
-			}
-			if ok != reject {
-				out = append(out, it)
-			}
-		}
-		return SeqValue(out), nil
-	}
-}
-
-func mapFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-	items, err := ec.seqOf(f, v)
-	if err != nil {
-		return Value{}, err
-	}
-	out := make([]Value, 0, len(items))
-	if a, ok := arg(nil, kw, -1, "attribute"); ok {
-		d, hasDef := arg(nil, kw, -1, "default")
-		for _, it := range items {
-			x, err := ec.getAttr(f.R, it, a)
-			if err != nil {
-				return Value{}, err
-			}
-			if x.kind == KindUndefined && hasDef {
-				x = d
-			}
-			out = append(out, x)
-		}
-		return SeqValue(out), nil
-	}
-	if len(args) == 0 {
-		return SeqValue(items), nil
-	}
-	name := args[0].String()
-	fn, ok := filters[name]
-	if !ok {
-		return Value{}, ec.fail(f.R, "unknown filter: filter %s is unknown", name)
-	}
-	for _, it := range items {
-		if err := ec.step(f.R); err != nil {
-			return Value{}, err
-		}
-		x, err := fn(ec, f, it, args[1:], nil)
-		if err != nil {
-			return Value{}, err
-		}
-		out = append(out, x)
-	}
-	return SeqValue(out), nil
-}
-
-func groupbyFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-	items, err := ec.seqOf(f, v)
-	if err != nil {
-		return Value{}, err
-	}
-	attr := strArg(args, kw, 0, "attribute", "")
-	groups := NewMap()
-	for _, it := range items {
-		k, _ := ec.getAttr(f.R, it, StringValue(attr))
-		g := groups.get(k.String())
-		groups.Set(k.String(), SeqValue(append(g.seq, it)))
-	}
-	out := make([]Value, 0, len(groups.Keys))
-	for _, k := range groups.Keys {
-		m := NewMap()
-		m.Set("grouper", StringValue(k))
-		m.Set("list", groups.get(k))
-		out = append(out, MapValue(m))
-	}
-	return SeqValue(out), nil
-}
-
 func (ec *evalCtx) applyFilter(f *Filter, v Value) (Value, error) {
+	args, kw, err := ec.evalArgs(f.Args, f.Kwargs) // evaluated before the filter is looked up, as minijinja does
+	if err != nil {
+		return Value{}, err
+	}
 	fn, ok := filters[f.Name]
 	if !ok {
 		return Value{}, ec.fail(f.NameRange, "unknown filter: filter %s is unknown", f.Name)
-	}
-	args, kw, err := ec.evalArgs(f.Args, f.Kwargs)
-	if err != nil {
-		return Value{}, err
 	}
 	if err := ec.work(f.R, v.byteSize()/16); err != nil {
 		return Value{}, err

@@ -64,8 +64,12 @@ func replaceFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) 
 
 // joinFilter is `join(d)`, sized before it is built.
 func joinFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-	if v.kind == KindString {
-		return v, nil
+	switch v.kind {
+	case KindUndefined, KindNone:
+		return StringValue(""), nil // minijinja joins nothing without asking the undefined behaviour
+	case KindString, KindSeq, KindMap:
+	default:
+		return Value{}, ec.fail(f.R, "invalid operation: cannot join value of type %s", v.typeName())
 	}
 	items, err := ec.seqOf(f, v)
 	if err != nil {

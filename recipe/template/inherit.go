@@ -66,7 +66,7 @@ func (ec *evalCtx) firstExisting(r Range, name Value, ignoreMissing bool) (*Temp
 	case KindMap:
 		choices = choices[:0]
 		for _, k := range name.m.Keys {
-			choices = append(choices, StringValue(k))
+			choices = append(choices, name.m.keyOf(k))
 		}
 	}
 	var tried []Value
@@ -235,9 +235,9 @@ func (ec *evalCtx) renderBlock(at Range, name string, level int) error {
 		return nil
 	}
 	b := chain[level]
-	prev := ec.tmpl
-	ec.tmpl = ec.blockAt[b]
-	defer func() { ec.tmpl = prev }()
+	prev, prevBlock := ec.tmpl, ec.block
+	ec.tmpl, ec.block = ec.blockAt[b], name
+	defer func() { ec.tmpl, ec.block = prev, prevBlock }()
 	ec.push(newFrame("super", Value{kind: KindFunc, fn: func(ec *evalCtx, _ []Value, _ []kwValue) (Value, error) {
 		if level+1 >= len(ec.blocks[name]) {
 			return Value{}, errors.New("invalid operation: no parent block exists")

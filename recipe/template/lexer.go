@@ -229,8 +229,10 @@ func (lx *lexer) tryRaw(i int) (*Raw, bool, error) {
 	}
 }
 
+// skipSpaces skips whitespace inside a tag: Rust's is_ascii_whitespace, which has no vertical tab
+// (minijinja: "unexpected character").
 func skipSpaces(s string, p int) int {
-	for p < len(s) && isSpace(s[p]) {
+	for p < len(s) && isSpace(s[p]) && s[p] != '\v' {
 		p++
 	}
 	return p
@@ -253,7 +255,7 @@ func (lx *lexer) next() (token, error) {
 		return token{kind: tkEOF, r: Range{Start: p, End: p}}, nil
 	}
 	// closing delimiters, optionally with whitespace control
-	if lx.depth == 0 || !lx.inVar {
+	if lx.depth == 0 { // minijinja: inside brackets (paren_balance != 0) a tag does not end
 		q, trim := p, false
 		if s[q] == '-' || s[q] == '+' {
 			trim = s[q] == '-'
@@ -290,9 +292,7 @@ func (lx *lexer) next() (token, error) {
 			case "(", "[", "{":
 				lx.depth++
 			case ")", "]", "}":
-				if lx.depth > 0 {
-					lx.depth--
-				}
+				lx.depth-- // minijinja's balance goes below zero too (then no delimiter ends the tag)
 			}
 			lx.pos = p + len(op)
 			return token{kind: tkOp, val: op, r: Range{Start: p, End: lx.pos}}, nil

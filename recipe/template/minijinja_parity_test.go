@@ -62,6 +62,26 @@ func TestMinijinjaSyntaxMessages(t *testing.T) {
 		{"{% do x|f %}", "expected call expression in call block, got filter expression", "x|f"},
 		{"{% do x is y %}", "expected call expression in call block, got test expression", "x is y"},
 		{"{% do x.y %}", "expected call expression in call block, got expression", "x.y"},
+		// a parenthesised expression wants `)` unless a comma made it a tuple; lists, maps, tuples and
+		// arguments want `,` between items
+		{"{% set a = (1 2) %}", "unexpected integer, expected `)`", "2"},
+		{"{% with a = (5|a('')[", "unexpected `[`, expected `)`", "["},
+		{"{% set a = [1 2] %}", "unexpected integer, expected `,`", "2"},
+		{"{% set a = {1: 2 3} %}", "unexpected integer, expected `,`", "3"},
+		{"{% set a = f(1 2) %}", "unexpected integer, expected `,`", "2"},
+		{"{% set a = (1, 2 3) %}", "unexpected integer, expected `,`", "3"},
+		// a lexing error right after a string literal reads as the end of the input (minijinja's lookahead
+		// for an adjacent string drops it); after anything else it is the lexer's own
+		{"{% set x = 'a'ü %}", "unexpected end of input, expected end of block", ""},
+		{"{{ 'a' ü }}x", "unexpected end of input, expected end of variable block", ""},
+		{"{% set x = 1ü %}", "unexpected character", "ü"},
+		{"{% set x = 'a' 'b'ü %}", "unexpected character", "ü"},
+		// inside open brackets `%}` does not end the tag (minijinja's paren balance)
+		{"{%if(e==\"\"%}", "unexpected `}`", "}"},
+		{"{% set a = [1, 2 %}", "unexpected `}`", "}"},
+		{"{% if x) %}a{% endif %}", "unexpected `)`, expected end of block", ")"},
+		// inside a tag, whitespace is Rust's is_ascii_whitespace: a vertical tab is a bad character
+		{"{{ p\v}}", "unexpected character", "\v"},
 	} {
 		_, err := Parse("t", c.src)
 		var se *SyntaxError

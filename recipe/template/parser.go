@@ -25,6 +25,9 @@ const (
 type parser struct {
 	lx     *lexer
 	lexErr error // a lexer error is sticky: lookahead that ignores it must not lose it
+	// eofAt, when set (> 0), makes the rest of the input end there: minijinja's token stream drops a
+	// lexer error that a lookahead ignored (after a string literal) and then reads as at its end
+	eofAt  int
 	tok    token
 	peeked bool
 	depth  int // nested expressions (recursive calls)
@@ -83,6 +86,9 @@ func ParseExpression(src string) (Expr, error) {
 }
 
 func (p *parser) next() (token, error) {
+	if p.eofAt > 0 {
+		return token{kind: tkEOF, r: Range{Start: p.eofAt, End: p.eofAt}}, nil
+	}
 	if p.lexErr != nil {
 		return token{}, p.lexErr
 	}
@@ -109,6 +115,9 @@ func (p *parser) consumed(t token) {
 }
 
 func (p *parser) peek() (token, error) {
+	if p.eofAt > 0 {
+		return token{kind: tkEOF, r: Range{Start: p.eofAt, End: p.eofAt}}, nil
+	}
 	if p.lexErr != nil {
 		return token{}, p.lexErr
 	}
@@ -189,7 +198,10 @@ func (p *parser) subparse(ends []string) ([]Stmt, string, error) {
 	emit := func(s Stmt) {
 		switch s := s.(type) {
 		case *Text:
-			p.last = s.R.Start
+			// minijinja's data token starts after the whitespace a `-` trims; all trimmed, there is none
+			if s.Out.Start < s.Out.End {
+				p.last = s.Out.Start
+			}
 		case *Raw:
 			p.last = s.R.Start
 		}

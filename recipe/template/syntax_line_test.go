@@ -22,6 +22,11 @@ func TestSyntaxErrorLines(t *testing.T) {
 		{"a\n{% if x %}\nb\n", "unexpected end of input, expected end of block", 2, ""},
 		{"{% for x in y %}\n{{ x }}\n", "unexpected end of input, expected end of block", 2, ""},
 		{"{{ x\n+\n", "unexpected end of input, expected expression", 2, ""},
+		// text after `-%}` starts after the whitespace it trims; all trimmed, the tag was the last token
+		{"{%with a=h-%}\n1", "unexpected end of input, expected end of block", 2, ""},
+		{"{%with a=h-%}\n\n  \n1\n2", "unexpected end of input, expected end of block", 4, ""},
+		{"{%with a=h-%}\n\n\n", "unexpected end of input, expected end of block", 1, ""},
+		{"{%with a=h%}\n\n1", "unexpected end of input, expected end of block", 1, ""},
 		// an empty assignment target is minijinja's (`{% set %}` opens a set block)
 		{"{%set%}", "unexpected end of input, expected end of block", 1, ""},
 		// filter and test names may be dotted

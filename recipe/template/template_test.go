@@ -142,7 +142,8 @@ func TestRenderStrict(t *testing.T) {
 		{"  {{- name -}}  !", "World!", ""},
 		{"ends with newline\n", "ends with newline", ""},
 		{"{{ '{{x}}' }}", "{{x}}", ""},
-		{"{{ not 1 == 2 }} {{ 1 + 2 * 3 }} {{ 2 ** 3 ** 2 }} {{ 10 - 2 - 3 }} {{ 1 < 2 == true }}", "true 7 64 5 true", ""},
+		// comparisons chain as in Python: `1 < 2 == true` is `1 < 2 and 2 == true` (mj-oracle: false)
+		{"{{ not 1 == 2 }} {{ 1 + 2 * 3 }} {{ 2 ** 3 ** 2 }} {{ 10 - 2 - 3 }} {{ 1 < 2 == true }}", "true 7 64 5 false", ""},
 		{"{{ not false and false }} {{ false or not false and true }} {{ 'b' not in 'abc' }}", "false true false", ""},
 		{"{{ 'a' ~ 1 + 2 }}", "", "tried to use + operator on unsupported types string and number"},
 		{"{{ -2 ** 2 }} {{ 'x' ~ 2 * 3 }}", "4 x6", ""},

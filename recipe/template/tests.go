@@ -15,13 +15,20 @@ type testFn func(ec *evalCtx, v Value, args []Value) (bool, error)
 var tests map[string]testFn
 
 func (ec *evalCtx) applyTest(t *Test, v Value) (bool, error) {
+	args, _, err := ec.evalArgs(t.Args, nil) // minijinja evaluates the arguments before it looks the test up
+	if err != nil {
+		return false, err
+	}
 	fn, ok := tests[t.Name]
 	if !ok {
 		return false, ec.fail(t.NameRange, "unknown test: test %s is unknown", t.Name)
 	}
-	args, _, err := ec.evalArgs(t.Args, nil)
-	if err != nil {
-		return false, err
+	if len(args) > 0 && unaryTests[t.Name] {
+		// minijinja converts the value before it counts the arguments: the tests taking a name fail first
+		if stringTests[t.Name] && v.kind != KindString {
+			return false, ec.fail(t.R, "invalid operation: value is not a string")
+		}
+		return false, ec.fail(t.R, "too many arguments")
 	}
 	ok, err = fn(ec, v, args)
 	if err != nil {
@@ -31,6 +38,28 @@ func (ec *evalCtx) applyTest(t *Test, v Value) (bool, error) {
 	}
 	return ok, err
 }
+
+// unaryTests are minijinja's tests that take the value alone: an argument is "too many arguments".
+var unaryTests = map[string]bool{
+	"defined": true, "undefined": true, "none": true, "safe": true, "escaped": true, "boolean": true,
+	"odd": true, "even": true, "number": true, "integer": true, "int": true, "float": true, "string": true,
+	"sequence": true, "iterable": true, "mapping": true, "true": true, "false": true, "filter": true,
+	"test": true, "lower": true, "upper": true,
+}
+
+// strictStrings is minijinja's `Cow<str>` argument check: an undefined value or argument fails when
+// strict.
+func strictStrings(ec *evalCtx, v Value, args []Value) error {
+	for _, x := range append([]Value{v}, args...) {
+		if ec.strictUndefined(x) {
+			return errors.New("undefined value")
+		}
+	}
+	return nil
+}
+
+// stringTests take their value as a string (`&str`).
+var stringTests = map[string]bool{"lower": true, "upper": true, "filter": true, "test": true}
 
 func allRunes(s string, ok func(rune) bool) bool {
 	for _, r := range s {
@@ -79,19 +108,21 @@ func init() {
 		"defined": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
 			return v.kind != KindUndefined, nil
 		},
-		"none":     kind(KindNone),
-		"safe":     func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.safe && v.kind != KindUndefined, nil },
-		"escaped":  func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.safe && v.kind != KindUndefined, nil },
-		"boolean":  kind(KindBool),
-		"odd":      parity(1),
-		"even":     parity(0),
-		"number":   kind(KindInt, KindFloat),
-		"integer":  kind(KindInt),
-		"int":      kind(KindInt),
-		"float":    kind(KindFloat),
-		"string":   kind(KindString),
-		"sequence": kind(KindSeq),
-		"iterable": kind(KindSeq, KindMap, KindString),
+		"none":    kind(KindNone),
+		"safe":    func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.safe && v.kind != KindUndefined, nil },
+		"escaped": func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.safe && v.kind != KindUndefined, nil },
+		"boolean": kind(KindBool),
+		"odd":     parity(1),
+		"even":    parity(0),
+		"number":  kind(KindInt, KindFloat),
+		"integer": kind(KindInt),
+		"int":     kind(KindInt),
+		"float":   kind(KindFloat),
+		"string":  kind(KindString),
+		"sequence": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+			return v.kind == KindSeq && v.iter == iterNone, nil
+		},
+		"iterable": kind(KindSeq, KindMap, KindString, KindUndefined, KindNone), // minijinja: try_iter succeeds
 		"mapping":  kind(KindMap),
 		"divisibleby": func(_ *evalCtx, v Value, args []Value) (bool, error) {
 			if len(args) == 0 || v.kind != KindInt || args[0].kind != KindInt || args[0].i == 0 {
@@ -99,10 +130,16 @@ func init() {
 			}
 			return v.i%args[0].i == 0, nil
 		},
-		"startingwith": func(_ *evalCtx, v Value, args []Value) (bool, error) {
+		"startingwith": func(ec *evalCtx, v Value, args []Value) (bool, error) {
+			if err := strictStrings(ec, v, args); err != nil {
+				return false, err
+			}
 			return len(args) > 0 && strings.HasPrefix(v.String(), args[0].String()), nil
 		},
-		"endingwith": func(_ *evalCtx, v Value, args []Value) (bool, error) {
+		"endingwith": func(ec *evalCtx, v Value, args []Value) (bool, error) {
+			if err := strictStrings(ec, v, args); err != nil {
+				return false, err
+			}
 			return len(args) > 0 && strings.HasSuffix(v.String(), args[0].String()), nil
 		},
 		// minijinja: every character is lower (upper) case (`'ab1' is lower` is false); the value must be
@@ -207,18 +244,19 @@ var globals = map[string]globalFn{
 		for i := range out {
 			out[i] = IntValue(lo + int64(i)*step)
 		}
-		return SeqValue(out), nil
+		return sizedIterValue(out), nil
 	},
 	"dict": func(_ *evalCtx, args []Value, kw []kwValue) (Value, error) {
 		m := NewMap()
 		if len(args) > 0 && args[0].kind == KindMap {
 			for _, k := range args[0].m.Keys {
-				m.Set(k, args[0].m.get(k))
+				m.SetKey(args[0].m.keyOf(k), args[0].m.get(k))
 			}
 		}
 		for _, k := range kw {
 			m.Set(k.name, k.v)
 		}
+		m.sortKeys()
 		return MapValue(m), nil
 	},
 	"namespace": func(_ *evalCtx, _ []Value, kw []kwValue) (Value, error) {
@@ -226,10 +264,11 @@ var globals = map[string]globalFn{
 		for _, k := range kw {
 			m.Set(k.name, k.v)
 		}
+		m.sortKeys()
 		return MapValue(m), nil
 	},
 	"debug": func(ec *evalCtx, _ []Value, _ []kwValue) (Value, error) {
-		return StringValue(""), nil
+		return StringValue(ec.debugState()), nil
 	},
 }
 

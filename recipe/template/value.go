@@ -36,6 +36,12 @@ type Value struct {
 	m    *Map
 	fn   func(*evalCtx, []Value, []kwValue) (Value, error)
 	safe bool
+	// iter marks a sequence minijinja holds as an iterator object (kind "iterator": `range`, `reverse`,
+	// `items`, `zip`, `+`); iterUnsized ones (`split`, `chain` of mixed values) print as `<iterator>`
+	// and have no length.
+	iter iterKind
+	// (an iterator's s, when set, is the error iterating it raises: `chain` of a value that is not
+	// iterable, whose item minijinja makes an error)
 	// n is a sequence's byte size (see byteSize), computed when it is built.
 	n int
 }
@@ -50,6 +56,8 @@ type Map struct {
 	// loop, when set, computes the values of a for loop's `loop` object on demand (building ten
 	// entries per iteration was most of a loop's cost); values is filled only if the map is written.
 	loop *loopInfo
+	// keyVals holds the value of each key that is not a string, by its stored form (mapkeys.go).
+	keyVals map[string]Value
 }
 
 // mapIndexAt is the number of keys past which a map keeps an index.
@@ -161,6 +169,29 @@ func StringValue(s string) Value   { return Value{kind: KindString, s: s} }
 func SeqValue(items []Value) Value { return Value{kind: KindSeq, seq: items, n: seqBytes(items)} }
 func MapValue(m *Map) Value        { return Value{kind: KindMap, m: m} }
 
+// iterKind tells a plain sequence from minijinja's iterator objects.
+type iterKind uint8
+
+const (
+	iterNone    iterKind = iota // a sequence
+	iterSized                   // an iterator of known length: prints as a list
+	iterUnsized                 // an iterator of unknown length: prints as `<iterator>`, no length
+)
+
+// iterValue is a sequence minijinja would hold as an iterator of unknown length.
+func iterValue(items []Value) Value {
+	v := SeqValue(items)
+	v.iter = iterUnsized
+	return v
+}
+
+// sizedIterValue is a sequence minijinja would hold as an iterator of known length.
+func sizedIterValue(items []Value) Value {
+	v := SeqValue(items)
+	v.iter = iterSized
+	return v
+}
+
 // Kind returns the value's kind.
 func (v Value) Kind() Kind { return v.kind }
 
@@ -181,6 +212,9 @@ func (v Value) typeName() string {
 	case KindString:
 		return "string"
 	case KindSeq:
+		if v.iter != iterNone {
+			return "iterator"
+		}
 		return "sequence"
 	case KindMap:
 		return "map"
@@ -201,7 +235,7 @@ func (v Value) Truthy() bool {
 	case KindString:
 		return v.s != ""
 	case KindSeq:
-		return len(v.seq) > 0
+		return len(v.seq) > 0 || v.iter == iterUnsized // an iterator of unknown length is true
 	case KindMap:
 		return len(v.m.Keys) > 0
 	case KindFunc:
@@ -273,7 +307,13 @@ func (v Value) repr(b *strings.Builder, depth, limit int) {
 	switch v.kind {
 	case KindString:
 		b.WriteString(strconv.Quote(v.s))
+	case KindUndefined:
+		b.WriteString("undefined") // minijinja's repr of undefined inside a list or map
 	case KindSeq:
+		if v.iter == iterUnsized {
+			b.WriteString("<iterator>")
+			return
+		}
 		b.WriteByte('[')
 		for i, it := range v.seq {
 			if i > 0 {
@@ -291,7 +331,7 @@ func (v Value) repr(b *strings.Builder, depth, limit int) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(strconv.Quote(k))
+			v.m.keyOf(k).repr(b, depth+1, limit)
 			b.WriteString(": ")
 			mv, _ := v.m.Get(k)
 			mv.repr(b, depth+1, limit)

@@ -112,7 +112,7 @@ func libyamlVerdict(li *source.LineIndex) verdict {
 // token (it counts one column); the Go ports read it as content. Each such mark becomes a space.
 func bomsAsSpaces(text []byte) ([]byte, bool) {
 	const bom = "\uFEFF"
-	if !bytes.Contains(text[min(len(text), len(bom)):], []byte(bom)) {
+	if !bytes.Contains(text, []byte("\n"+bom)) { // a mark after a line break (the first is the file's own)
 		return nil, false
 	}
 	var out []byte
@@ -149,6 +149,12 @@ func verdictOn(li *source.LineIndex) verdict {
 	}
 	off, scanner := placeError(li, v.err.Msg, line)
 	v.err.Offset = off
+	if v.err.Msg == msgMappingValues {
+		if at, ok := quotedKeyAfterValue(li, off); ok {
+			v.err = &Error{Offset: at, Msg: "did not find expected key"}
+			return v
+		}
+	}
 	if !scanner {
 		if bad, ok := badCharacterLater(li, off); ok {
 			v.err = &Error{Offset: bad, Msg: msgCannotStartToken}

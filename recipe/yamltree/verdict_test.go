@@ -31,6 +31,18 @@ func TestVerdictIsLibyamls(t *testing.T) {
 		// libyaml scans to the end of a line whose first token may be a simple key
 		{"scanner error on a possible key's line", "{{- x}}{% raw %}{%endraw%}", "found character that cannot start any token", 8},
 		{"flow collection after a block scalar's end", "k: |\n    a\n  [[\n", "did not find expected key", 13},
+		{"line-start byte order mark before an alias on the second line", "\n\uFEFF*", "did not find expected alphabetic or numeric character", 5},
+		// a quoted scalar or flow collection after `key: ` stays a possible simple key in libyaml
+		{"quoted scalar after a value, then a key", "e: ''D:", "did not find expected key", 5},
+		{"quoted scalar, a space, then a key", "e: 'a' b: c", "did not find expected key", 7},
+		{"double-quoted scalar then a key", "a:\n  e: \"a\"b:", "did not find expected key", 11},
+		{"anchored quoted scalar then a key", "e: &a ''D:", "did not find expected key", 8},
+		{"flow sequence then a key", "e: [a]b:", "did not find expected key", 6},
+		{"a closing bracket in a plain key is no flow context", "e}: {}s:", "did not find expected key", 6},
+		{"a brace inside a plain key is no flow context", "t{: {}s:", "did not find expected key", 6},
+		{"an unquoted {{ value then more words and a key", "e: {{ v }} and m: {{ m }}.", "did not find expected key", 11},
+		{"a line that continues a plain scalar has no simple key", "e\ne: []n:", "mapping values are not allowed in this context", 3},
+		{"plain scalar then a key stays libyaml's scanner error", "e: x ''D:", "mapping values are not allowed in this context", 8},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			v := libyamlVerdict(source.NewLineIndex([]byte(c.src)))

@@ -41,6 +41,9 @@ type Options struct {
 	// DesktopHints adds the DESKTOP-FORM hints (desktop.go): what goose Desktop's form refuses and the
 	// CLI accepts.
 	DesktopHints bool
+	// OpenRoots keeps the folders the check reads from open across the checks of one short job
+	// (`goose-ls check DIR`; see OpenRoots: never for longer). nil: each check opens and closes its own.
+	OpenRoots *OpenRoots
 
 	// sequential keeps the template stage on the caller's goroutine (tests compare both ways).
 	sequential bool
@@ -206,7 +209,7 @@ func Check(path string, text []byte, opts *Options) *File {
 		{"invariants", f.checkInvariants}, {"extensions", f.checkExtensions}, {"settings", f.checkSettings},
 		{"sub-recipes", func() {
 			if !opts.NoSubRecipes {
-				f.checkSubRecipes(fsys)
+				f.checkSubRecipes(fsys, opts.OpenRoots)
 			}
 		}},
 		{"hidden unicode", f.checkHiddenUnicode},

@@ -6,7 +6,6 @@ package recipe
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -40,9 +39,10 @@ type Buffers interface {
 // confinedReader reads files named by a recipe inside roots. fsys supplies editor buffers (Buffers) or,
 // for an FS that is neither OSFS nor Buffers, the files themselves once the path is known to be inside.
 type confinedReader struct {
-	roots []string
-	fsys  FS
-	max   int
+	roots  []string
+	fsys   FS
+	max    int
+	opened *OpenRoots // nil: a root opened per read
 }
 
 func newConfinedReader(fsys FS, roots []string) confinedReader {
@@ -120,7 +120,7 @@ func (c confinedReader) ReadFile(name string) ([]byte, error) {
 		}
 		return data, err
 	}
-	return readInRoot(root, rel, c.max)
+	return c.opened.readInRoot(root, rel, c.max)
 }
 
 // Stat reports whether name is a regular file inside a root without reading it (ErrNotExist when it is
@@ -139,22 +139,21 @@ func (c confinedReader) Stat(name string) error {
 			return nil
 		}
 	}
-	f, err := openRegular(root, rel)
+	f, _, err := c.opened.openRegular(root, rel)
 	if err != nil {
 		return err
 	}
 	return f.Close()
 }
 
-// readInRoot opens rel below root through os.Root (symlinks are resolved and must stay inside, atomically),
-// without blocking, checks on the handle that it is a regular file, and reads at most max bytes.
-func readInRoot(root, rel string, max int) ([]byte, error) {
-	f, err := openRegular(root, rel)
+// readInRoot opens rel below root (see openRegular) and reads at most max bytes (ErrTooLarge past it).
+func (o *OpenRoots) readInRoot(root, rel string, max int) ([]byte, error) {
+	f, size, err := o.openRegular(root, rel)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
+	data, err := readSized(f, size, max+1)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", rel, ErrUnreadable)
 	}
@@ -164,35 +163,23 @@ func readInRoot(root, rel string, max int) ([]byte, error) {
 	return data, nil
 }
 
-// openRegular opens rel below root and returns the handle only if fstat says it is a regular file.
-func openRegular(root, rel string) (*os.File, error) {
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", rel, classifyOpenError(err))
-	}
-	defer r.Close()
-	f, err := r.OpenFile(rel, os.O_RDONLY|OpenNonBlocking, 0)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", rel, classifyOpenError(err))
-	}
-	if err := CheckRegular(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w", rel, err)
-	}
-	return f, nil
-}
-
 // CheckRegular refuses an open handle that is not a regular file, or is a pseudo file that claims to be
 // regular (/proc, /sys): ErrNotRegular, or ErrUnreadable when fstat fails.
 func CheckRegular(f *os.File) error {
+	_, err := regularSize(f)
+	return err
+}
+
+// regularSize is CheckRegular returning the file's size as fstat saw it.
+func regularSize(f *os.File) (int64, error) {
 	st, err := f.Stat()
 	if err != nil {
-		return ErrUnreadable
+		return 0, ErrUnreadable
 	}
 	if !st.Mode().IsRegular() || isPseudoFS(f) {
-		return ErrNotRegular
+		return 0, ErrNotRegular
 	}
-	return nil
+	return st.Size(), nil
 }
 
 // classifyOpenError turns an open error into one of the reasons above (os.ErrNotExist is kept).
@@ -220,10 +207,11 @@ func ReadRegularFile(name string, max int) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if err := CheckRegular(f); err != nil {
+	size, err := regularSize(f)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
+	data, err := readSized(f, size, max+1)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
@@ -254,28 +242,3 @@ func ConfinedFS(roots []string) FS { return newConfinedReader(nil, roots) }
 // ConfinedOverlay is ConfinedFS taking a file from fsys's buffers when it has one (an editor's unsaved
 // text; see Buffers), so an agent run reads the files a recipe names as the editor shows them.
 func ConfinedOverlay(fsys FS, roots []string) FS { return newConfinedReader(fsys, roots) }
-
-// ReadLimitedIn reads name (absolute, or relative to the working folder) inside root like the reads a
-// recipe makes — symlinks kept inside root, a regular file, without blocking — but up to limit bytes with
-// no error past it, so a caller can report a file that is too large itself (`goose-ls check DIR`).
-func ReadLimitedIn(root, name string, limit int) ([]byte, error) {
-	c := newConfinedReader(nil, []string{root})
-	path, err := filepath.Abs(name)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, ErrUnreadable)
-	}
-	r, rel, ok := c.locate(path)
-	if !ok {
-		return nil, fmt.Errorf("%s: %w", name, ErrOutsideRoots)
-	}
-	f, err := openRegular(r, rel)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, int64(limit)))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", rel, ErrUnreadable)
-	}
-	return data, nil
-}

@@ -53,7 +53,11 @@ var errNotRecipe = errors.New("not a recipe")
 // the recipe's roots (a regular file, at most MaxLinkedFileSize bytes) and only if its name is a recipe's;
 // errors never quote the file.
 func (f *File) ReadChild(fsys FS, path string) (*ChildInfo, error) {
-	reader := f.reader(fsys)
+	return f.readChild(f.reader(fsys), path)
+}
+
+// readChild is ReadChild through reader (whose roots may stay open for a whole check).
+func (f *File) readChild(reader confinedReader, path string) (*ChildInfo, error) {
 	if !reader.contains(path) {
 		return nil, fmt.Errorf("%s: %w", path, ErrOutsideRoots)
 	}
@@ -119,7 +123,14 @@ func childReadProblem(s *SubRecipe, err error) Diagnostic {
 	return d
 }
 
-func (f *File) checkSubRecipes(fsys FS) {
+func (f *File) checkSubRecipes(fsys FS, opened *OpenRoots) {
+	// the folders are opened once for all the sub-recipes of this check (or of the job, when given)
+	reader := f.reader(fsys)
+	reader.opened = opened
+	if opened == nil {
+		reader.opened = NewOpenRoots()
+		defer reader.opened.Close()
+	}
 	for _, s := range f.Recipe.SubRecipes {
 		if s.PathNode == nil || s.Path == "" {
 			continue
@@ -128,7 +139,7 @@ func (f *File) checkSubRecipes(fsys FS) {
 		if !ok {
 			continue
 		}
-		child, err := f.ReadChild(fsys, path)
+		child, err := f.readChild(reader, path)
 		if err != nil {
 			f.add(childReadProblem(s, err))
 			continue

@@ -37,6 +37,7 @@ type checkedFile struct {
 // checkTarget is a recipe to check: its text (read once) and the folder its check may read files from.
 type checkTarget struct {
 	path string
+	abs  string // path made absolute, when the walk knows it already ("": filepath.Abs(path))
 	root string // the folder given, or the file's folder
 	data []byte
 }
@@ -111,7 +112,7 @@ const readLimit = recipe.DefaultMaxSize + 1
 // hands each to emit as soon as it is read, in walk order; it reports whether something could not be
 // read. Files found in a folder are read inside it: symlinks that lead out of it and files that are not
 // regular files are skipped with a note on stderr; symlinked folders are not followed.
-func walkTargets(args []string, stderr io.Writer, emit func(checkTarget)) bool {
+func walkTargets(args []string, stderr io.Writer, opened *recipe.OpenRoots, emit func(checkTarget)) bool {
 	failed := false
 	for _, a := range args {
 		st, err := os.Stat(a)
@@ -138,15 +139,20 @@ func walkTargets(args []string, stderr io.Writer, emit func(checkTarget)) bool {
 			emit(checkTarget{path: a, root: filepath.Dir(a), data: data})
 			continue
 		}
-		failed = collectDir(a, stderr, emit) || failed
+		failed = collectDir(a, stderr, opened, emit) || failed
 	}
 	return failed
 }
 
-// collectDir finds the recipes below dir, reading each through an os.Root at dir, and emits each.
-func collectDir(dir string, stderr io.Writer, emit func(checkTarget)) bool {
+// collectDir finds the recipes below dir, reading each through an os.Root at dir (kept open in opened for
+// the whole run), and emits each.
+func collectDir(dir string, stderr io.Writer, opened *recipe.OpenRoots, emit func(checkTarget)) bool {
 	failed := false
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	absDir, err := filepath.Abs(dir) // once, not once per file (filepath.Abs of a relative path asks the OS)
+	if err != nil {
+		absDir = dir
+	}
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			fmt.Fprintf(stderr, "goose-ls check: %v\n", err)
 			failed = true
@@ -168,7 +174,11 @@ func collectDir(dir string, stderr io.Writer, emit func(checkTarget)) bool {
 			}
 			return nil
 		}
-		data, err := recipe.ReadLimitedIn(dir, p, readLimit)
+		abs := p
+		if rel, rerr := filepath.Rel(dir, p); rerr == nil {
+			abs = filepath.Join(absDir, rel)
+		}
+		data, err := opened.ReadLimitedIn(absDir, abs, readLimit)
 		switch {
 		case errors.Is(err, recipe.ErrOutsideRoots):
 			fmt.Fprintf(stderr, "goose-ls check: skipped %s: symbolic link leads outside %s\n", p, dir)
@@ -178,7 +188,7 @@ func collectDir(dir string, stderr io.Writer, emit func(checkTarget)) bool {
 			fmt.Fprintf(stderr, "goose-ls check: %s: %s\n", p, recipe.ReadError(err))
 			failed = true
 		case recipe.LooksLikeRecipe(p, data):
-			emit(checkTarget{path: p, root: dir, data: data})
+			emit(checkTarget{path: p, abs: abs, root: absDir, data: data})
 		}
 		return nil
 	})
@@ -211,6 +221,9 @@ func symlinkedDirOutside(dir, p string) bool {
 // this goroutine, the checks run on GOMAXPROCS others) and returns the results sorted by path.
 func collectAndCheck(args []string, stderr io.Writer, extraRoots []string, desktop bool) ([]checkedFile, bool) {
 	next := make(chan checkTarget, 64)
+	// the folders the walk and the checks read from stay open until every check is done (one short run)
+	opened := recipe.NewOpenRoots()
+	defer opened.Close()
 	var mu sync.Mutex
 	var results []checkedFile
 	var wg sync.WaitGroup
@@ -219,14 +232,14 @@ func collectAndCheck(args []string, stderr io.Writer, extraRoots []string, deskt
 		go func() {
 			defer wg.Done()
 			for t := range next {
-				r := checkOne(t, extraRoots, desktop)
+				r := checkOne(t, extraRoots, desktop, opened)
 				mu.Lock()
 				results = append(results, r)
 				mu.Unlock()
 			}
 		}()
 	}
-	failed := walkTargets(args, stderr, func(t checkTarget) { next <- t })
+	failed := walkTargets(args, stderr, opened, func(t checkTarget) { next <- t })
 	close(next)
 	wg.Wait()
 	sort.SliceStable(results, func(i, j int) bool { return results[i].Path < results[j].Path })
@@ -234,13 +247,16 @@ func collectAndCheck(args []string, stderr io.Writer, extraRoots []string, deskt
 }
 
 // checkOne checks one target; it may read files inside its root and the --root folders.
-func checkOne(t checkTarget, extraRoots []string, desktop bool) checkedFile {
-	abs, aerr := filepath.Abs(t.path)
-	if aerr != nil {
-		abs = t.path
+func checkOne(t checkTarget, extraRoots []string, desktop bool, opened *recipe.OpenRoots) checkedFile {
+	abs := t.abs
+	if abs == "" {
+		var aerr error
+		if abs, aerr = filepath.Abs(t.path); aerr != nil {
+			abs = t.path
+		}
 	}
 	roots := append([]string{t.root}, extraRoots...)
-	f := recipe.Check(abs, t.data, &recipe.Options{Roots: roots, DesktopHints: desktop})
+	f := recipe.Check(abs, t.data, &recipe.Options{Roots: roots, DesktopHints: desktop, OpenRoots: opened})
 	// the reports need the diagnostics and the line index only: the tree, template and model of every
 	// file checked are left to the collector instead of being held until the last file is done
 	return checkedFile{Path: t.path, File: &recipe.File{Path: t.path, Text: f.Text, Lines: f.Lines, Diags: f.Diags}}

@@ -59,7 +59,7 @@ func writeHeavyInstructions(b *strings.Builder) {
 		fmt.Fprintf(b, "  Be pragmatic about {{ %s | default(\"the code\") }} and list what you left out.\n", p(n+5))
 		b.WriteString("  {% endif %}\n")
 		fmt.Fprintf(b, "  Plain prose follows so the block reads like a real one: context for {{ %s }}, goals, limits.\n", p(n+7))
-		fmt.Fprintf(b, "  {%% for item in %s | split(\",\") %%}- check {{ item | trim }}\n  {%% endfor %%}\n", p(n+6))
+		fmt.Fprintf(b, "  {%% for item in %s | default(\"\") | split(\",\") %%}- check {{ item | trim }}\n  {%% endfor %%}\n", p(n+6))
 		fmt.Fprintf(b, "  Write the findings down in {{ %s | lower }} as a list, most important first.\n", p(n+8))
 		b.WriteString("  Do not touch generated files or vendored code; mention them if they look wrong.\n")
 	}

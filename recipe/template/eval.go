@@ -454,6 +454,7 @@ func (ec *evalCtx) forLoop(s *For) error {
 	}
 	needLoop := ec.needsLoopObject(s)
 	iterFrame := newFrame() // re-used: nothing keeps a frame past its iteration
+	changed := &loopChanged{}
 	for i, it := range items {
 		if err := ec.work(s.R, loopIterationSteps); err != nil {
 			return err
@@ -472,7 +473,7 @@ func (ec *evalCtx) forLoop(s *For) error {
 			continue
 		}
 		iterFrame.reset()
-		iterFrame.set("loop", MapValue(newLoopObject(items, i)))
+		iterFrame.set("loop", MapValue(newLoopObject(items, i, changed)))
 		ec.push(iterFrame)
 		if err := ec.assign(s.Target, it); err != nil {
 			ec.pop()

@@ -366,6 +366,9 @@ func (ec *evalCtx) callee(e *Call) (Value, error) {
 		if l := obj.m.loop; l != nil && ga.Name == "cycle" {
 			return Value{kind: KindFunc, fn: l.cycle}, nil
 		}
+		if l := obj.m.loop; l != nil && ga.Name == "changed" {
+			return Value{kind: KindFunc, fn: l.changedCall}, nil
+		}
 	}
 	return Value{}, ec.fail(e.R, "unknown method: %s has no method named %s", obj.typeName(), ga.Name)
 }

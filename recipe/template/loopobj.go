@@ -11,12 +11,19 @@ var loopKeys = []string{"index", "index0", "revindex", "revindex0", "first", "la
 var loopKeysFirst = append(append([]string{}, loopKeys[:8]...), "nextitem")
 
 type loopInfo struct {
-	items []Value
-	i     int
+	items   []Value
+	i       int
+	changed *loopChanged // shared by every iteration of one loop
 }
 
-// newLoopObject is the `loop` map for iteration i over items.
-func newLoopObject(items []Value, i int) *Map {
+// loopChanged is what `loop.changed(…)` compares with: the arguments of the loop's previous call.
+type loopChanged struct {
+	last   []Value
+	called bool
+}
+
+// newLoopObject is the `loop` map for iteration i over items; state is the loop's own (one per loop).
+func newLoopObject(items []Value, i int, state *loopChanged) *Map {
 	keys := loopKeys[:8]
 	switch {
 	case i > 0 && i+1 < len(items):
@@ -26,7 +33,7 @@ func newLoopObject(items []Value, i int) *Map {
 	case i+1 < len(items):
 		keys = loopKeysFirst
 	}
-	m := &Map{Keys: keys[:len(keys):len(keys)], loop: &loopInfo{items: items, i: i}}
+	m := &Map{Keys: keys[:len(keys):len(keys)], loop: &loopInfo{items: items, i: i, changed: state}}
 	m.size = containerBytes + 8*(itemBytes+8+scalarBytes)
 	if i > 0 {
 		m.size += items[i-1].byteSize()
@@ -51,6 +58,18 @@ func (l *loopInfo) cycle(_ *evalCtx, args []Value, kwargs []kwValue) (Value, err
 		return Value{}, errors.New("invalid operation: loop.cycle needs at least one value")
 	}
 	return args[l.i%len(args)], nil
+}
+
+// changedCall is `loop.changed(a, …)`: true when the arguments differ from those of the loop's previous
+// call (every call counts, in any iteration; the first is always true), as minijinja's.
+func (l *loopInfo) changedCall(_ *evalCtx, args []Value, _ []kwValue) (Value, error) {
+	st := l.changed
+	same := st.called && len(st.last) == len(args)
+	for i := 0; same && i < len(args); i++ {
+		same = equal(st.last[i], args[i])
+	}
+	st.last, st.called = append([]Value(nil), args...), true
+	return BoolValue(!same), nil
 }
 
 func (l *loopInfo) get(k string) (Value, bool) {

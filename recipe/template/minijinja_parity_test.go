@@ -119,6 +119,12 @@ func TestMinijinjaRenders(t *testing.T) {
 		{"{{ 'x' }}\n", "x"},
 		{"{% do range(2) %}{% set d = {'f': range} %}{{ d.f(2) }}", "[0, 1]"},
 		{"{% for i in [1, 2, 3] %}{{ loop.cycle('a', 'b') }}{% endfor %}", "aba"},
+		// loop.changed compares with the loop's previous call (any iteration; the first is true), as mj-oracle
+		{"{% for x in [1, 1, 2, 2, 1] %}{{ loop.changed(x) }},{% endfor %}", "true,false,true,false,true,"},
+		{"{% for x in [1, 2] %}{{ loop.changed(x, 3) }}{{ loop.changed(x) }},{% endfor %}", "truetrue,truetrue,"},
+		{"{% for x in [1, 2] %}{{ loop.changed() }},{% endfor %}", "true,false,"},
+		{"{% for x in [1, 2] %}{{ loop.changed }},{% endfor %}", ",,"},
+		{"{% for a in [1, 2] %}{% for b in [1, 1] %}{{ loop.changed(b) }}{% endfor %};{% endfor %}", "truefalse;truefalse;"},
 		// values of different kinds order by kind (undefined, none, bool, number, string, sequence, map,
 		// function); maps entry by entry in key order
 		{"{{ 'a' < 1 }} {{ 1 < 'a' }} {{ [1] < 'a' }} {{ none < 1 }} {{ {} > [] }} {{ true < 2 }} {{ x < none }}", "false true false true true true true"},

@@ -254,6 +254,18 @@ func (c *testClient) await(cond func() bool) {
 	}
 }
 
+// awaitCommands waits for the first available_commands_update (the recipes advertised as slash commands).
+func (c *testClient) awaitCommands() {
+	c.await(func() bool {
+		for _, n := range c.updates {
+			if n.Update.AvailableCommandsUpdate != nil {
+				return true
+			}
+		}
+		return false
+	})
+}
+
 // kinds lists the session's updates as "kind" strings, tool calls with their status.
 func (c *testClient) kinds(session sdk.SessionId) []string {
 	c.mu.Lock()

@@ -118,14 +118,7 @@ parameters:
 prompt: Write the release notes for {{ version }}
 `), 0o644)
 	sess := h.newSession()
-	h.client.await(func() bool {
-		for _, n := range h.client.updates {
-			if n.Update.AvailableCommandsUpdate != nil {
-				return true
-			}
-		}
-		return false
-	})
+	h.client.awaitCommands()
 	var cmds []sdk.AvailableCommand
 	for _, n := range h.client.updates {
 		if u := n.Update.AvailableCommandsUpdate; u != nil {
@@ -222,14 +215,7 @@ func TestUserPromptValuesAreElicited(t *testing.T) {
 	ec := &elicitingClient{testClient: h.client, answer: "otters"}
 	h.conn = reconnect(t, h, ec, sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.ElicitationFormCapabilities{}}})
 	sess := h.newSession()
-	h.client.await(func() bool {
-		for _, n := range h.client.updates {
-			if n.Update.AvailableCommandsUpdate != nil {
-				return true
-			}
-		}
-		return false
-	})
+	h.client.awaitCommands()
 	h.prompt(sess.SessionId, sdk.TextBlock("/essay"))
 	if len(ec.asked) != 1 || ec.asked[0].Form == nil || ec.asked[0].Form.RequestedSchema.Required[0] != "topic" {
 		t.Fatalf("elicitations %+v", ec.asked)
@@ -279,14 +265,7 @@ retry:
 `), 0o644)
 	h.client.answers = []string{"reject_once", "allow_once"}
 	sess := h.newSession()
-	h.client.await(func() bool {
-		for _, n := range h.client.updates {
-			if n.Update.AvailableCommandsUpdate != nil {
-				return true
-			}
-		}
-		return false
-	})
+	h.client.awaitCommands()
 	h.prompt(sess.SessionId, sdk.TextBlock("/checked"))
 	if len(m.reqs) != 0 {
 		t.Fatal("the recipe ran although its commands were refused")

@@ -14,7 +14,6 @@ import (
 
 	"github.com/goose-ls/goose-ls/agent"
 	"github.com/goose-ls/goose-ls/agent/provider"
-	"github.com/goose-ls/goose-ls/agent/provider/configure"
 	"github.com/goose-ls/goose-ls/agent/session"
 	"github.com/goose-ls/goose-ls/agent/tools"
 	"github.com/goose-ls/goose-ls/recipe"
@@ -303,10 +302,6 @@ func (h *Host) recorder(r *Run, req Request, p *prepared, emit func(Event)) *ses
 func (h *Host) providers(cfg interface {
 	Get(string) (string, bool)
 }, req Request) agent.ProviderFactory {
-	base := h.opts.Providers
-	if base == nil {
-		base = func(s provider.Settings) (provider.Setup, error) { return configure.Resolve(cfg.Get, s) }
-	}
 	var resolvedTopLevel atomic.Bool
 	return func(s provider.Settings) (provider.Setup, error) {
 		if !resolvedTopLevel.Swap(true) {
@@ -317,6 +312,6 @@ func (h *Host) providers(cfg interface {
 				s.Model = req.Model
 			}
 		}
-		return base(s)
+		return h.Provider(cfg.Get, s)
 	}
 }

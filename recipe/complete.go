@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/goose-ls/goose-ls/recipe/template"
 	"github.com/goose-ls/goose-ls/recipe/yamltree"
@@ -40,9 +41,11 @@ type Item struct {
 }
 
 var (
-	keyLineRE   = regexp.MustCompile(`^(\s*)(- +)?([A-Za-z_][A-Za-z0-9_]*)?$`)
-	valueLineRE = regexp.MustCompile(`^(\s*)(- +)?([A-Za-z_][A-Za-z0-9_]*):\s*["']?([A-Za-z0-9_.-]*)$`)
-	wordRE      = regexp.MustCompile(`[A-Za-z0-9_]*$`)
+	keyLineRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*)(- +)?([A-Za-z_][A-Za-z0-9_]*)?$`) })
+	valueLineRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\s*)(- +)?([A-Za-z_][A-Za-z0-9_]*):\s*["']?([A-Za-z0-9_.-]*)$`)
+	})
+	wordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9_]*$`) })
 )
 
 // ProviderNames are goose 1.38's provider names (its native ones and its built-in declarative ones), offered
@@ -73,9 +76,9 @@ func (f *File) Complete(off int, fsys FS) []Item {
 	line := f.Lines.Line(off)
 	lineStart := f.Lines.LineStart(line)
 	prefix := string(text[lineStart:off])
-	word := wordRE.FindString(prefix)
+	word := wordRE().FindString(prefix)
 	replace := Range{Start: off - len(word), End: off}
-	if m := extendsPrefixRE.FindStringSubmatch(prefix); m != nil {
+	if m := extendsPrefixRE().FindStringSubmatch(prefix); m != nil {
 		return f.fileItems(m[1], Range{Start: off - len(m[1]), End: off})
 	}
 	base := f.structure(line) // the parameters are known even while the line being typed breaks the YAML
@@ -85,10 +88,10 @@ func (f *File) Complete(off int, fsys FS) []Item {
 	if typed, rng, ok := base.subRecipePath(prefix, lineStart, off); ok {
 		return f.fileItems(typed, rng)
 	}
-	if m := valueLineRE.FindStringSubmatch(prefix); m != nil {
+	if m := valueLineRE().FindStringSubmatch(prefix); m != nil {
 		return base.completeValue(len(m[1])+len(m[2]), lineStart, m[3], m[2] != "", replace)
 	}
-	if m := keyLineRE.FindStringSubmatch(prefix); m != nil {
+	if m := keyLineRE().FindStringSubmatch(prefix); m != nil {
 		col := len(m[1]) + len(m[2])
 		path := base.containerPath(lineStart, col, m[2] != "")
 		if len(path) == 3 && path[0].Key == "sub_recipes" && path[2].Key == "values" {
@@ -112,7 +115,7 @@ func (f *File) SubRecipePathAt(off int) (typed string, replace Range, ok bool) {
 
 // subRecipePath matches a `path:` line inside a sub_recipes entry.
 func (f *File) subRecipePath(prefix string, lineStart, off int) (string, Range, bool) {
-	m := pathLineRE.FindStringSubmatch(prefix)
+	m := pathLineRE().FindStringSubmatch(prefix)
 	if m == nil {
 		return "", Range{}, false
 	}
@@ -123,8 +126,8 @@ func (f *File) subRecipePath(prefix string, lineStart, off int) (string, Range, 
 }
 
 var (
-	extendsPrefixRE = regexp.MustCompile(`\{%-?\s*(?:extends|include)\s+["']([^"']*)$`)
-	pathLineRE      = regexp.MustCompile(`^(\s*)(- +)?path:\s*["']?([^"'#]*)$`)
+	extendsPrefixRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{%-?\s*(?:extends|include)\s+["']([^"']*)$`) })
+	pathLineRE      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*)(- +)?path:\s*["']?([^"'#]*)$`) })
 )
 
 // fileItems lists recipe files (yaml/json) in the recipe's folder and its direct sub-folders, relative to

@@ -31,14 +31,14 @@ func (f *File) Dependencies() []string {
 		}
 	}
 	if bytes.Contains(f.Text, []byte("recipe_dir")) {
-		for _, m := range recipeDirPathRE.FindAllSubmatchIndex(f.Text, -1) {
+		for _, m := range recipeDirPathRE().FindAllSubmatchIndex(f.Text, -1) {
 			if p, err := confinedPath(f.Dir(), string(f.Text[m[2]:m[3]])); err == nil {
 				add(p)
 			}
 		}
 	}
 	if bytes.Contains(f.Text, []byte("{%")) && (bytes.Contains(f.Text, []byte("extends")) || bytes.Contains(f.Text, []byte("include"))) {
-		for _, m := range extendsNameRE.FindAllSubmatchIndex(f.Text, -1) {
+		for _, m := range extendsNameRE().FindAllSubmatchIndex(f.Text, -1) {
 			if p, err := confinedPath(f.Dir(), string(f.Text[m[2]:m[3]])); err == nil {
 				add(p)
 			}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"regexp"
 	"sort"
+	"sync"
 
 	"github.com/goose-ls/goose-ls/recipe/template"
 	"github.com/goose-ls/goose-ls/recipe/yamltree"
@@ -77,9 +78,11 @@ func InnerRange(n *yamltree.Node) Range {
 }
 
 // recipeDirPathRE finds `{{ recipe_dir }}/some/file` references anywhere in the text.
-var recipeDirPathRE = regexp.MustCompile(`\{\{-?\s*recipe_dir\s*-?\}\}/([A-Za-z0-9_./-]+[A-Za-z0-9_])`)
+var recipeDirPathRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\{\{-?\s*recipe_dir\s*-?\}\}/([A-Za-z0-9_./-]+[A-Za-z0-9_])`)
+})
 
-var extendsNameRE = regexp.MustCompile(`\{%-?\s*(?:extends|include)\s+["']([^"']+)["']`)
+var extendsNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{%-?\s*(?:extends|include)\s+["']([^"']+)["']`) })
 
 // linkable reports whether an editor may be pointed at path: inside the roots (symlinks resolved) and a
 // regular file, or not there yet (a file still to be written). An editor opens a link itself, so a
@@ -128,7 +131,7 @@ func (f *File) Links() []Link {
 			}
 		}
 	}
-	for _, m := range recipeDirPathRE.FindAllSubmatchIndex(f.Text, -1) {
+	for _, m := range recipeDirPathRE().FindAllSubmatchIndex(f.Text, -1) {
 		if p, err := confinedPath(f.Dir(), string(f.Text[m[2]:m[3]])); err == nil && linkable(inDir, p) {
 			dup := false
 			for _, l := range out {
@@ -139,7 +142,7 @@ func (f *File) Links() []Link {
 			}
 		}
 	}
-	for _, m := range extendsNameRE.FindAllSubmatchIndex(f.Text, -1) {
+	for _, m := range extendsNameRE().FindAllSubmatchIndex(f.Text, -1) {
 		name := string(f.Text[m[2]:m[3]])
 		if p, err := confinedPath(f.Dir(), name); err == nil && linkable(inDir, p) {
 			out = append(out, Link{Target: p, R: Range{Start: m[2], End: m[3]}})

@@ -5,15 +5,16 @@ package recipe
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/goose-ls/goose-ls/recipe/yamltree"
 )
 
-var nonWord = regexp.MustCompile(`[^a-z0-9]+`)
+var nonWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
 
 // paramNameFor derives a parameter name from text (lower-case words joined by _), unique in f.
 func (f *File) paramNameFor(text string) string {
-	words := strings.Fields(nonWord.ReplaceAllString(strings.ToLower(text), " "))
+	words := strings.Fields(nonWord().ReplaceAllString(strings.ToLower(text), " "))
 	if len(words) > 3 {
 		words = words[:3]
 	}

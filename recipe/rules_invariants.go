@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/goose-ls/goose-ls/recipe/yamltree"
 )
@@ -94,7 +95,7 @@ func (f *File) checkSettings() {
 	}
 }
 
-var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // deniedEnvs are the variables goose drops from an extension's `envs` (with only a log warning).
 var deniedEnvs = map[string]bool{
@@ -121,7 +122,7 @@ func (f *File) checkExtensions() {
 		}
 		if keys := e.Node.Get("env_keys"); keys != nil && keys.Kind == yamltree.Seq {
 			for _, k := range keys.Items {
-				if k.Kind == yamltree.Scalar && k.Type == yamltree.Str && !envNameRE.MatchString(k.Value) {
+				if k.Kind == yamltree.Scalar && k.Type == yamltree.Str && !envNameRE().MatchString(k.Value) {
 					f.warnf(k.R, CodeExtEnvKey, "%q is not a valid environment variable name (letters, digits and _, not starting with a digit)", k.Value)
 				}
 			}
@@ -130,7 +131,7 @@ func (f *File) checkExtensions() {
 			for _, p := range envs.Pairs {
 				if deniedEnvs[p.Key.Value] || strings.HasPrefix(p.Key.Value, "DYLD_") {
 					f.warnf(p.Key.R, CodeExtEnvDenied, "goose drops %s from an extension's envs for safety; it will not be set", p.Key.Value)
-				} else if !envNameRE.MatchString(p.Key.Value) {
+				} else if !envNameRE().MatchString(p.Key.Value) {
 					f.warnf(p.Key.R, CodeExtEnvKey, "%q is not a valid environment variable name", p.Key.Value)
 				}
 			}

@@ -10,17 +10,18 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/goose-ls/goose-ls/recipe/source"
 	"github.com/goose-ls/goose-ls/recipe/yamltree"
 )
 
-var recipeDirRE = regexp.MustCompile(`\{\{-?\s*recipe_dir\s*-?\}\}`)
+var recipeDirRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{-?\s*recipe_dir\s*-?\}\}`) })
 
 // ResolveSubRecipePath returns the child's path for a sub-recipe `path` value; ok is false when the
 // value holds other template expressions that only a run can resolve.
 func ResolveSubRecipePath(recipeDir, value string) (string, bool) {
-	v := recipeDirRE.ReplaceAllString(value, recipeDir)
+	v := recipeDirRE().ReplaceAllString(value, recipeDir)
 	if strings.Contains(v, "{{") || strings.Contains(v, "{%") {
 		return "", false
 	}

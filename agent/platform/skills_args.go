@@ -8,17 +8,20 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 )
 
-var skillPlaceholder = regexp.MustCompile(`\$ARGUMENTS\[(?P<idx>\d+)\]|\$ARGUMENTS\b|\$(?P<pos>\d+)|\$(?P<name>[A-Za-z_][A-Za-z0-9_-]*)`)
+var skillPlaceholder = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$ARGUMENTS\[(?P<idx>\d+)\]|\$ARGUMENTS\b|\$(?P<pos>\d+)|\$(?P<name>[A-Za-z_][A-Za-z0-9_-]*)`)
+})
 
 // ErrUnmatchedQuote is goose's split_command_args error.
 var ErrUnmatchedQuote = errors.New("Unmatched quote in command")
 
 // applySkillArguments substitutes args into content; names are the skill's declared arguments.
 func applySkillArguments(content, args string, names []string) (string, error) {
-	idxGroup, posGroup, nameGroup := skillPlaceholder.SubexpIndex("idx"), skillPlaceholder.SubexpIndex("pos"), skillPlaceholder.SubexpIndex("name")
+	idxGroup, posGroup, nameGroup := skillPlaceholder().SubexpIndex("idx"), skillPlaceholder().SubexpIndex("pos"), skillPlaceholder().SubexpIndex("name")
 	declared := func(name string) int {
 		for i, n := range names {
 			if n == name {
@@ -27,7 +30,7 @@ func applySkillArguments(content, args string, names []string) (string, error) {
 		}
 		return -1
 	}
-	matches := skillPlaceholder.FindAllStringSubmatchIndex(content, -1)
+	matches := skillPlaceholder().FindAllStringSubmatchIndex(content, -1)
 	resolvable := false
 	for _, m := range matches {
 		if m[2*nameGroup] < 0 || declared(content[m[2*nameGroup]:m[2*nameGroup+1]]) >= 0 {

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/param"
@@ -25,12 +26,12 @@ const DefaultMaxOutputTokens = 4096
 // ResponsesToolErrorPrefix starts a failed tool's function_call_output, as goose words it.
 const ResponsesToolErrorPrefix = "Error: "
 
-var effortSuffix = regexp.MustCompile(`(?i)^(.+)-(none|low|medium|high|xhigh)$`)
+var effortSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(.+)-(none|low|medium|high|xhigh)$`) })
 
 // SplitEffort strips a reasoning-effort suffix off a model name (goose's extract_reasoning_effort):
 // gpt-5-mini-high → gpt-5-mini, high.
 func SplitEffort(model string) (base, effort string) {
-	if m := effortSuffix.FindStringSubmatch(model); m != nil {
+	if m := effortSuffix().FindStringSubmatch(model); m != nil {
 		return m[1], strings.ToLower(m[2])
 	}
 	return model, ""

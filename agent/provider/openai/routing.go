@@ -6,6 +6,7 @@ package openai
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // DefaultChatPath is OpenAI's chat completions path; only this path leaves the choice to the model.
@@ -13,10 +14,10 @@ const DefaultChatPath = "v1/chat/completions"
 
 // responsesModel is goose's is_openai_responses_model: every o-series and gpt-5 name, anywhere in the
 // identifier (goose-o3-mini, openai/gpt-5.1-codex), but not gpt-4o or gpt-oss.
-var responsesModel = regexp.MustCompile(`(?i)(?:^|[-/])(?:o\d+(?:$|-)|gpt-5(?:$|[-.]))`)
+var responsesModel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(?:^|[-/])(?:o\d+(?:$|-)|gpt-5(?:$|[-.]))`) })
 
 // IsResponsesModel reports whether goose sends model to the Responses API on the default path.
-func IsResponsesModel(model string) bool { return responsesModel.MatchString(model) }
+func IsResponsesModel(model string) bool { return responsesModel().MatchString(model) }
 
 // normalizePath strips trailing slashes, keeping one leading slash if there was one.
 func normalizePath(p string) string {

@@ -9,6 +9,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -79,9 +80,11 @@ func (p *Provider) ContextLimit(model string) int {
 //go:embed builtin/*.json
 var builtinFiles embed.FS
 
-// Registry holds the declarative providers by name.
+// Registry holds the declarative providers by name. Built-ins are parsed when first looked up (the file
+// builtin/<name>.json holds the provider <name>, tested), so a run that names one provider parses one file.
 type Registry struct {
-	byName map[string]*Provider
+	// custom are the user's providers by name (they replace built-ins of the same name)
+	custom map[string]*Provider
 	// CustomErr is set when a custom provider file could not be read or parsed: goose 1.38 then
 	// registers no declarative provider at all, built-in or custom ("Failed to load custom providers").
 	CustomErr error
@@ -91,21 +94,22 @@ type Registry struct {
 // bad file aborts the whole declarative registration), then the built-ins are registered, then the
 // custom providers, so a custom file replaces a built-in of the same name. customDir "" means none.
 func Load(customDir string) *Registry {
-	r := &Registry{byName: map[string]*Provider{}}
+	r := &Registry{custom: map[string]*Provider{}}
 	custom, err := LoadCustom(customDir)
 	if err != nil {
 		r.CustomErr = err
 		slog.Warn("Failed to load custom providers", "error", err)
 		return r
 	}
-	for _, p := range Builtins() {
-		r.byName[p.Name] = p
-	}
 	for _, p := range custom {
-		if prev, ok := r.byName[p.Name]; ok {
+		prev, ok := r.custom[p.Name]
+		if !ok {
+			prev, ok = builtin(p.Name)
+		}
+		if ok {
 			slog.Info("custom provider replaces an earlier one of the same name", "name", p.Name, "file", p.File, "replaced", describe(prev))
 		}
-		r.byName[p.Name] = p
+		r.custom[p.Name] = p
 	}
 	return r
 }
@@ -119,18 +123,52 @@ func describe(p *Provider) string {
 
 // Lookup returns the provider registered under name (exact match: goose has no aliases).
 func (r *Registry) Lookup(name string) (*Provider, bool) {
-	p, ok := r.byName[name]
-	return p, ok
+	if r.CustomErr != nil {
+		return nil, false
+	}
+	if p, ok := r.custom[name]; ok {
+		return p, true
+	}
+	return builtin(name)
 }
 
 // Names lists the registered names, sorted.
 func (r *Registry) Names() []string {
-	names := make([]string, 0, len(r.byName))
-	for n := range r.byName {
+	if r.CustomErr != nil {
+		return []string{}
+	}
+	names := make([]string, 0, len(r.custom)+len(parsedBuiltins()))
+	for _, p := range parsedBuiltins() {
+		names = append(names, p.Name)
+	}
+	for n := range r.custom {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	return names
+	return slices.Compact(names)
+}
+
+// builtinFileOf names the built-in files whose provider name is not the file's stem (goose's files).
+var builtinFileOf = map[string]string{"custom_deepseek": "deepseek", "tanzu_ai": "tanzu", "custom_tensorix": "tensorix"}
+
+// builtin returns the built-in provider name, parsing only its own file.
+func builtin(name string) (*Provider, bool) {
+	file := name
+	if f, ok := builtinFileOf[name]; ok {
+		file = f
+	}
+	if file == "" || strings.ContainsAny(file, `/\.`) {
+		return nil, false
+	}
+	data, err := builtinFiles.ReadFile(path.Join("builtin", file+".json"))
+	if err != nil {
+		return nil, false
+	}
+	p, err := Parse(data)
+	if err != nil {
+		panic(fmt.Sprintf("registry: embedded %s.json: %v", file, err))
+	}
+	return p, p.Name == name
 }
 
 // Builtins returns the embedded built-in providers (goose 1.38's providers/declarative/*.json), sorted
@@ -175,3 +213,4 @@ var parsedBuiltins = sync.OnceValue(func() []*Provider {
 	})
 	return out
 })
+

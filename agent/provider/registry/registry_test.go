@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -188,5 +189,29 @@ func BenchmarkLoad(b *testing.B) {
 		if r := Load(dir); len(r.Names()) != 36 {
 			b.Fatalf("%d names", len(r.Names()))
 		}
+	}
+}
+
+// TestBuiltinLookupParsesTheRightFile: a lookup by name (which parses one file) finds exactly the
+// providers of the full list, and no provider under a file's stem that names another provider.
+func TestBuiltinLookupParsesTheRightFile(t *testing.T) {
+	all := Builtins()
+	if len(all) != 31 {
+		t.Fatalf("%d built-in providers, want goose 1.38's 31", len(all))
+	}
+	for _, want := range all {
+		got, ok := builtin(want.Name)
+		if !ok || !reflect.DeepEqual(got, want) {
+			t.Errorf("builtin(%q) = %+v, %v; want %+v", want.Name, got, ok, want)
+		}
+	}
+	for _, stem := range []string{"deepseek", "tanzu", "tensorix", "nonexistent", "../registry", ""} {
+		if p, ok := builtin(stem); ok {
+			t.Errorf("builtin(%q) found %q: no built-in has that name", stem, p.Name)
+		}
+	}
+	r := Load("")
+	if got, want := len(r.Names()), len(all); got != want {
+		t.Errorf("Names() lists %d providers, want %d", got, want)
 	}
 }

@@ -126,7 +126,7 @@ func capabilities(enc string) map[string]any {
 		"codeActionProvider":        map[string]any{"codeActionKinds": []string{"quickfix", "refactor.extract"}},
 		"documentSymbolProvider":    true,
 		"workspaceSymbolProvider":   true,
-		"executeCommandProvider":    map[string]any{"commands": agentCommands},
+		"executeCommandProvider":    map[string]any{"commands": commands},
 		"foldingRangeProvider":      true,
 		"documentLinkProvider":      map[string]any{"resolveProvider": false},
 		// no diagnosticProvider: diagnostics are pushed; a client that also pulled (VS Code does when it is

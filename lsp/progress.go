@@ -8,7 +8,8 @@ import (
 	"sync"
 )
 
-type progress struct {
+// Progress is one run's work-done progress (nil reports nothing).
+type Progress struct {
 	s     *Server
 	token string
 	on    bool
@@ -18,8 +19,8 @@ type progress struct {
 }
 
 // beginProgress creates the token and sends begin when the client supports work-done progress.
-func (s *Server) beginProgress(ctx context.Context, token, title string) *progress {
-	p := &progress{s: s, token: token}
+func (s *Server) beginProgress(ctx context.Context, token, title string) *Progress {
+	p := &Progress{s: s, token: token}
 	s.mu.Lock()
 	supported := s.progress
 	s.mu.Unlock()
@@ -32,8 +33,8 @@ func (s *Server) beginProgress(ctx context.Context, token, title string) *progre
 	return p
 }
 
-// report sends a step (a nil progress, before the run's start, reports nothing).
-func (p *progress) report(step string) {
+// Report sends a step (a nil progress, before the run's start, reports nothing).
+func (p *Progress) Report(step string) {
 	if p == nil {
 		return
 	}
@@ -46,7 +47,8 @@ func (p *progress) report(step string) {
 	p.s.notify(context.Background(), "$/progress", map[string]any{"token": p.token, "value": map[string]any{"kind": "report", "message": step}})
 }
 
-func (p *progress) end(status string) {
+// End ends the progress with status.
+func (p *Progress) End(status string) {
 	if p == nil {
 		return
 	}

@@ -15,17 +15,14 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-
-	"github.com/goose-ls/goose-ls/agent"
-	"github.com/goose-ls/goose-ls/agent/host"
 )
 
 // Options configure a server.
 type Options struct {
 	// Workers is the number of concurrent document checks (0: GOMAXPROCS).
 	Workers int
-	// Providers replaces the configured LLM providers of agent runs (tests and benchmarks).
-	Providers agent.ProviderFactory
+	// Agent makes the server's agent (lsp/editoragent); nil: agent commands are refused.
+	Agent func(*Editor) Agent
 	// CheckTimeout is the deadline of one document check (0: defaultCheckTimeout); the client's
 	// checkTimeoutMs setting wins.
 	CheckTimeout time.Duration
@@ -79,8 +76,8 @@ type Server struct {
 	changed  chan struct{}
 	exitCode int
 
-	// host runs the editor's agent runs: settings, the session store (opened once), redaction, the run table
-	host *host.Host
+	// agent answers the agent commands (nil: none)
+	agent Agent
 
 	// pending documents wait for a check worker; wake signals the workers
 	pending []protocol.DocumentURI
@@ -113,7 +110,9 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	case <-ctx.Done():
 	}
 	s.conn.Close()
-	_ = s.host.Close()
+	if s.agent != nil {
+		_ = s.agent.Close()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.exitCode
@@ -131,7 +130,9 @@ func newServer(rwc io.ReadWriteCloser, opts Options) *Server {
 		wake: make(chan struct{}, 1), closed: make(chan struct{}),
 		order: closedChan(), inflight: make(chan struct{}, maxInflight), checkCtx: context.Background(),
 	}
-	s.host = host.New(host.Options{Providers: opts.Providers, Warn: func(msg string) { s.logMessage(2, "goose: "+msg) }})
+	if opts.Agent != nil {
+		s.agent = opts.Agent(&Editor{s})
+	}
 	return s
 }
 

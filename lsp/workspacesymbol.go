@@ -46,7 +46,7 @@ func workspaceSymbol(ctx context.Context, s *Server, raw json.RawMessage) (any, 
 			return
 		}
 		out = append(out, protocol.SymbolInformation{Name: name, Kind: protocol.SymbolKindFile, ContainerName: container,
-			Location: protocol.Location{URI: fileURI(path)}})
+			Location: protocol.Location{URI: FileURI(path)}})
 	}
 	for _, root := range s.readRoots("") {
 		if root == "" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/goose-ls/goose-ls/agent"
 	"github.com/goose-ls/goose-ls/lsp"
+	"github.com/goose-ls/goose-ls/lsp/editoragent"
 )
 
 var version = "0.1.0-dev"
@@ -101,5 +102,5 @@ func (stdio) Close() error                { return os.Stdin.Close() }
 // runServe speaks LSP on stdin/stdout; logs go to stderr only.
 func runServe() int {
 	lsp.Version = version
-	return lsp.Serve(context.Background(), stdio{}, lsp.Options{})
+	return lsp.Serve(context.Background(), stdio{}, lsp.Options{Agent: editoragent.New(editoragent.Options{})})
 }

@@ -47,6 +47,8 @@ func TestLayers(t *testing.T) {
 		{"agent", module + "agent/host", []string{"agent/host"}},
 		// front ends are leaves: only cmd wires them
 		{"", module + "lsp", []string{"lsp", "cmd"}},
+		// the language server proper knows nothing of the agent: lsp/editoragent plugs it in (lsp.Agent)
+		{"lsp", module + "agent/host", []string{"lsp/editoragent", "lsp/lsptest"}},
 		{"", module + "acp", []string{"acp", "cmd"}},
 		{"recipe", module + "acp", nil},
 		{"lsp", module + "acp", nil},
@@ -83,5 +85,29 @@ func TestLayers(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestLanguageServerLinksNoAgent: package lsp, with everything it needs, links no agent package and no
+// agent SDK — the server's checks, completion and navigation run without them (issue 17: a binary
+// without the agent starts in less than half the time and memory).
+func TestLanguageServerLinksNoAgent(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "../../lsp").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	heavy := []string{module + "agent/host", module + "agent/provider", module + "agent/mcp", module + "agent/session",
+		"github.com/openai/", "github.com/anthropics/", "modernc.org/sqlite", "github.com/mark3labs/mcp-go", "github.com/go-git/"}
+	n := 0
+	for _, dep := range strings.Fields(string(out)) {
+		n++
+		for _, h := range heavy {
+			if strings.HasPrefix(dep, h) {
+				t.Errorf("package lsp links %s", dep)
+			}
+		}
+	}
+	if n < 20 {
+		t.Fatalf("go list -deps listed only %d packages", n)
 	}
 }

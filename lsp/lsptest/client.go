@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/goose-ls/goose-ls/lsp"
+	"github.com/goose-ls/goose-ls/lsp/editoragent"
 )
 
 // Client is a test LSP client connected to a running server.
@@ -48,7 +49,7 @@ func NewWith(t testing.TB, opts lsp.Options) *Client {
 	c := &Client{t: t, Raw: clientEnd, diags: map[protocol.DocumentURI]protocol.PublishDiagnosticsParams{}, ExitCode: make(chan int, 1)}
 	c.cond = sync.NewCond(&c.mu)
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { c.ExitCode <- lsp.Serve(ctx, serverEnd, opts) }()
+	go func() { c.ExitCode <- lsp.Serve(ctx, serverEnd, withAgent(opts)) }()
 	c.Conn = jsonrpc2.NewConn(jsonrpc2.NewStream(clientEnd))
 	c.Conn.Go(ctx, c.handle)
 	t.Cleanup(func() {
@@ -253,4 +254,12 @@ func (c *Client) Published(uri protocol.DocumentURI) bool {
 	defer c.mu.Unlock()
 	_, ok := c.diags[uri]
 	return ok
+}
+
+// withAgent gives the server goose-ls's editor agent, as the goose-ls binary does, unless opts has one.
+func withAgent(opts lsp.Options) lsp.Options {
+	if opts.Agent == nil {
+		opts.Agent = editoragent.New(editoragent.Options{})
+	}
+	return opts
 }

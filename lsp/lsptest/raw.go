@@ -53,7 +53,7 @@ func NewRawWith(t testing.TB, opts lsp.Options) *Raw {
 	served := make(chan struct{})
 	go func() {
 		defer close(served)
-		r.ExitCode <- lsp.Serve(ctx, serverEnd, opts)
+		r.ExitCode <- lsp.Serve(ctx, serverEnd, withAgent(opts))
 	}()
 	// the client hangs up, and the test ends once Serve has returned (its read loop saw the end of the
 	// connection), so a server's read loop does not run on into the next test

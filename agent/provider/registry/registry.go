@@ -213,4 +213,3 @@ var parsedBuiltins = sync.OnceValue(func() []*Provider {
 	})
 	return out
 })
-

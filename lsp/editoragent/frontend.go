@@ -2,7 +2,7 @@
 // (agentprompts.go), the editor's buffers as the workspace and the recipe files, and the run's events as
 // goose/runEvent notifications, work-done progress and log lines.
 
-package lsp
+package editoragent
 
 import (
 	"context"
@@ -12,32 +12,33 @@ import (
 	"github.com/goose-ls/goose-ls/agent"
 	"github.com/goose-ls/goose-ls/agent/host"
 	"github.com/goose-ls/goose-ls/agent/tools"
+	"github.com/goose-ls/goose-ls/lsp"
 	"github.com/goose-ls/goose-ls/recipe"
 	"github.com/goose-ls/goose-ls/recipe/render"
 )
 
 // editorFrontend is the UI of one run started from the editor.
 type editorFrontend struct {
-	s    *Server
+	a    *Agent
 	mu   sync.Mutex
-	prog *progress // the run's work-done progress, from its start event
+	prog *lsp.Progress // the run's work-done progress, from its start event
 }
 
 // progressToken is the work-done progress token of a run.
 func progressToken(r *host.Run) string { return "goose-" + r.ID }
 
 func (f *editorFrontend) Approve(ctx context.Context, _ *host.Run, req agent.ApprovalRequest) (agent.Decision, error) {
-	return f.s.approve(ctx, req)
+	return f.a.approve(ctx, req)
 }
 
 func (f *editorFrontend) Consent(ctx context.Context, _ *host.Run, c host.ConsentRequest) bool {
-	return f.s.askConsent(ctx, c)
+	return f.a.askConsent(ctx, c)
 }
 
 // Workspace is the editor's buffers (disk for files not open); each turn's edits share one change
 // annotation.
 func (f *editorFrontend) Workspace(r *host.Run, root string) (tools.Workspace, error) {
-	return &editorWorkspace{s: f.s, root: root, annotate: func() annotation { return runAnnotation(r) }}, nil
+	return &editorWorkspace{ed: f.a.ed, root: root, annotate: func() annotation { return runAnnotation(r) }}, nil
 }
 
 // annotation is an LSP change annotation: edits of one run turn share one.
@@ -56,7 +57,7 @@ func runAnnotation(r *host.Run) annotation {
 }
 
 // Files reads open buffers first (unsaved sub-recipes and includes), the disk otherwise.
-func (f *editorFrontend) Files() recipe.FS { return overlayFS{f.s} }
+func (f *editorFrontend) Files() recipe.FS { return f.a.ed.Files() }
 
 // Asker is nil: the client asks for parameters before it runs a recipe (goose.recipeParameters).
 func (f *editorFrontend) Asker() render.Asker { return nil }
@@ -64,12 +65,12 @@ func (f *editorFrontend) Asker() render.Asker { return nil }
 // Event sends the run's event as goose/runEvent, and reports progress and log lines for clients that
 // ignore custom notifications (the run redacted everything at its source).
 func (f *editorFrontend) Event(r *host.Run, e host.Event) {
-	s := f.s
+	ed := f.a.ed
 	if e.Kind == host.KindStart {
 		e.Title = "goose: " + e.Title
 		e.ProgressToken = progressToken(r)
 		f.mu.Lock()
-		f.prog = s.beginProgress(r.Context(), e.ProgressToken, e.Title)
+		f.prog = ed.BeginProgress(r.Context(), e.ProgressToken, e.Title)
 		f.mu.Unlock()
 	}
 	f.mu.Lock()
@@ -78,30 +79,26 @@ func (f *editorFrontend) Event(r *host.Run, e host.Event) {
 	if le := e.Loop; le != nil {
 		switch le.Kind {
 		case agent.EventText:
-			prog.report("thinking")
+			prog.Report("thinking")
 		case agent.EventMessage, agent.EventNotice:
-			s.logMessage(3, "goose: "+le.Text)
+			ed.LogMessage(3, "goose: "+le.Text)
 		case agent.EventToolStart:
-			prog.report(le.Call.Name + " " + target(le.Call.Arguments))
+			prog.Report(le.Call.Name + " " + target(le.Call.Arguments))
 		case agent.EventToolEnd:
 			mark := "✓"
 			if le.Result.IsError {
 				mark = "✗"
 			}
-			s.logMessage(4, fmt.Sprintf("goose %s %s %s: %s", mark, le.Call.Name, target(le.Call.Arguments), firstLine(le.Result.Text)))
+			ed.LogMessage(4, fmt.Sprintf("goose %s %s %s: %s", mark, le.Call.Name, target(le.Call.Arguments), firstLine(le.Result.Text)))
 		}
 	} else if e.Kind == host.KindError { // the run could not start
-		s.logMessage(1, fmt.Sprintf("goose %s failed: %s", r.ID, e.Text))
+		ed.LogMessage(1, fmt.Sprintf("goose %s failed: %s", r.ID, e.Text))
 	}
 	if e.Kind == "" {
 		return
 	}
-	s.notify(context.Background(), "goose/runEvent", e)
+	ed.Notify(context.Background(), "goose/runEvent", e)
 	if e.Kind == host.KindDone && e.Agent == "" {
-		prog.end(e.Status)
+		prog.End(e.Status)
 	}
-}
-
-func (s *Server) logMessage(typ int, msg string) {
-	s.notify(context.Background(), "window/logMessage", map[string]any{"type": typ, "message": msg})
 }

@@ -1,7 +1,7 @@
 // goose.undoTurn: revert one turn's edits as one workspace edit, only where the text is still what the
 // turn wrote; files the turn created are deleted.
 
-package lsp
+package editoragent
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/goose-ls/goose-ls/agent/tools"
+	"github.com/goose-ls/goose-ls/lsp"
 	"github.com/goose-ls/goose-ls/recipe/source"
 )
 
@@ -26,8 +27,8 @@ type fileUndo struct {
 	lines        *source.LineIndex
 }
 
-func (s *Server) undoTurn(ctx context.Context, runID string, turn int) (any, error) {
-	r := s.host.Run(runID)
+func (a *Agent) undoTurn(ctx context.Context, runID string, turn int) (any, error) {
+	r := a.host.Run(runID)
 	if r == nil {
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: "no run " + runID}
 	}
@@ -41,9 +42,8 @@ func (s *Server) undoTurn(ctx context.Context, runID string, turn int) (any, err
 	// per file: the first before of the turn is restored, the last after must still be there
 	files := map[string]*fileUndo{}
 	var order []*fileUndo
-	s.mu.Lock()
-	utf8Enc, canDelete, canCreate := s.utf8, s.deleteFiles, s.createFiles
-	s.mu.Unlock()
+	caps := a.ed.Caps()
+	canDelete, canCreate := caps.DeleteFiles, caps.CreateFiles
 	for _, e := range edits {
 		f := files[e.Path]
 		if f == nil {
@@ -55,17 +55,15 @@ func (s *Server) undoTurn(ctx context.Context, runID string, turn int) (any, err
 		f.now = e.After
 	}
 	var changed []string
-	s.mu.Lock()
 	for _, f := range order {
-		if d := s.docs[fileURI(f.path)]; d != nil {
-			v := d.version
-			f.version, f.lines = &v, d.lines
-			if string(d.text) != string(f.now) {
+		if d := a.ed.Doc(lsp.FileURI(f.path)); d != nil {
+			v := d.Version
+			f.version, f.lines = &v, d.Lines
+			if string(d.Text) != string(f.now) {
 				changed = append(changed, f.path)
 			}
 		}
 	}
-	s.mu.Unlock()
 	// files not open in the editor are read and removed on disk only inside the run's workspace
 	disk, err := tools.OpenFiles(r.Root)
 	if err != nil {
@@ -86,14 +84,14 @@ func (s *Server) undoTurn(ctx context.Context, runID string, turn int) (any, err
 	var ops []any
 	var diskRemovals []string
 	for _, f := range order {
-		u := fileURI(f.path)
+		u := lsp.FileURI(f.path)
 		switch {
 		case f.created && f.onDisk:
 			diskRemovals = append(diskRemovals, f.path)
 		case f.created && canDelete:
 			ops = append(ops, map[string]any{"kind": "delete", "uri": u, "options": map[string]any{"ignoreIfNotExists": true}})
 		default: // restore the text (a created file the client cannot delete is emptied)
-			edit, same := minimalEdit(f.now, f.restore, f.lines, utf8Enc)
+			edit, same := minimalEdit(a.ed, f.now, f.restore, f.lines)
 			if same {
 				continue
 			}
@@ -105,7 +103,7 @@ func (s *Server) undoTurn(ctx context.Context, runID string, turn int) (any, err
 		}
 	}
 	if len(ops) > 0 {
-		ws := &editorWorkspace{s: s}
+		ws := &editorWorkspace{ed: a.ed}
 		res, err := ws.apply(ctx, fmt.Sprintf("goose: undo turn %d of %s", turn, runID), ops)
 		if err != nil {
 			return nil, &jsonrpc2.Error{Code: jsonrpc2.InternalError, Message: "undo: " + err.Error()}

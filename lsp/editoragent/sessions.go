@@ -1,7 +1,7 @@
 // Editor runs are stored as goose sessions (SQLite, the same store as `goose-ls run`, opened once by the
 // host); goose.listSessions lists them and goose.resume continues one with a new prompt.
 
-package lsp
+package editoragent
 
 import (
 	"context"
@@ -14,8 +14,8 @@ import (
 )
 
 // listSessions answers goose.listSessions: the stored sessions, most recent first.
-func (s *Server) listSessions(ctx context.Context) (any, error) {
-	list, err := s.host.Sessions(ctx)
+func (a *Agent) listSessions(ctx context.Context) (any, error) {
+	list, err := a.host.Sessions(ctx)
 	if err != nil {
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.InternalError, Message: err.Error()}
 	}
@@ -33,10 +33,10 @@ func (s *Server) listSessions(ctx context.Context) (any, error) {
 
 // resume answers goose.resume: the host continues the session with a new prompt, in its folder and with
 // its recipe (read again, through open buffers; or the one stored with it) and parameter values.
-func (s *Server) resume(_ context.Context, id, prompt string) (any, error) {
+func (a *Agent) resume(_ context.Context, id, prompt string) (any, error) {
 	if id == "" {
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.InvalidParams, Message: "goose.resume needs a sessionId"}
 	}
 	slog.Debug("lsp: resuming a session", "session", id)
-	return s.startRun(host.Request{ResumeID: id, Prompt: prompt})
+	return a.startRun(host.Request{ResumeID: id, Prompt: prompt})
 }

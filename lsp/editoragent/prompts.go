@@ -1,7 +1,7 @@
 // The questions an agent run asks the user through window/showMessageRequest: consent before a recipe
 // first runs its commands, and approvals of tool calls; no answer is always a no.
 
-package lsp
+package editoragent
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 )
 
 // approve asks the user through window/showMessageRequest; no answer is a denial.
-func (s *Server) approve(ctx context.Context, req agent.ApprovalRequest) (agent.Decision, error) {
+func (a *Agent) approve(ctx context.Context, req agent.ApprovalRequest) (agent.Decision, error) {
 	msg := fmt.Sprintf("goose wants to run %s %s", req.Tool, target(req.Arguments)) // the loop redacted the request
 	if sum := changeSummary(req.Arguments); sum != "" {
 		msg += " (" + sum + ")"
@@ -23,7 +23,7 @@ func (s *Server) approve(ctx context.Context, req agent.ApprovalRequest) (agent.
 	var res *struct {
 		Title string `json:"title"`
 	}
-	_, err := s.conn.Call(ctx, "window/showMessageRequest", map[string]any{
+	err := a.ed.Call(ctx, "window/showMessageRequest", map[string]any{
 		"type": 3, "message": msg,
 		"actions": []any{map[string]any{"title": "Allow once"}, map[string]any{"title": "Allow for this run"}, map[string]any{"title": "Deny"}},
 	}, &res)
@@ -41,11 +41,11 @@ func (s *Server) approve(ctx context.Context, req agent.ApprovalRequest) (agent.
 
 // askConsent shows the commands a recipe would execute and waits for the user (the host asks only the
 // first time a recipe with these commands runs); no answer is a refusal.
-func (s *Server) askConsent(ctx context.Context, c host.ConsentRequest) bool {
+func (a *Agent) askConsent(ctx context.Context, c host.ConsentRequest) bool {
 	var res *struct {
 		Title string `json:"title"`
 	}
-	_, err := s.conn.Call(ctx, "window/showMessageRequest", map[string]any{
+	err := a.ed.Call(ctx, "window/showMessageRequest", map[string]any{
 		"type":    2,
 		"message": fmt.Sprintf("Run %s? It will execute:\n%s", filepath.Base(c.RecipePath), "  "+strings.Join(c.Commands, "\n  ")),
 		"actions": []any{map[string]any{"title": "Run"}, map[string]any{"title": "Cancel"}},

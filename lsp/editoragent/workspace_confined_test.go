@@ -2,7 +2,7 @@
 
 // The editor workspace reaches the disk through the run's os.Root: no edit is sent for a path through a
 // symbolic link (the editor would follow it), and files outside are neither read nor written.
-package lsp_test
+package editoragent_test
 
 import (
 	"encoding/json"

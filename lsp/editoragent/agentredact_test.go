@@ -1,7 +1,7 @@
 // Secrets never leave an editor run: window/logMessage, $/progress, goose/runEvent (the transcript),
 // approval prompts and the session store's files (database and WAL, while the server holds them open)
 // carry no form of the API key, though the key went through the tools to the model.
-package lsp_test
+package editoragent_test
 
 import (
 	"encoding/json"

@@ -1,5 +1,5 @@
 // Editor runs stored as sessions: goose.listSessions lists them; goose.resume continues one with its history.
-package lsp_test
+package editoragent_test
 
 import (
 	"context"

@@ -1,5 +1,5 @@
 // Undo of a turn (one workspace edit; created files deleted) and change annotations on the agent's edits.
-package lsp_test
+package editoragent_test
 
 import (
 	"encoding/json"

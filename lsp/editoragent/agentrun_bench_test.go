@@ -1,6 +1,6 @@
 // Latency of agent runs through the server, over the in-process recording client: a tool call arriving
 // from the provider to its edit reaching the client, and a streamed text delta to its goose/runEvent.
-package lsp_test
+package editoragent_test
 
 import (
 	"context"
@@ -19,6 +19,7 @@ import (
 
 	"github.com/goose-ls/goose-ls/agent/provider"
 	"github.com/goose-ls/goose-ls/lsp"
+	"github.com/goose-ls/goose-ls/lsp/editoragent"
 	"github.com/goose-ls/goose-ls/lsp/lsptest"
 )
 
@@ -71,9 +72,9 @@ func benchRun(b *testing.B, p *stampedProvider) (edits, events []time.Duration) 
 	b.Setenv("GOOSE_MODE", "auto")
 	b.Setenv("GOOSE_MAX_TURNS", fmt.Sprint(p.turns+10))
 	p.callSent, p.deltaSent = map[string]time.Time{}, map[string]time.Time{}
-	c := lsptest.NewWith(b, lsp.Options{Providers: func(provider.Settings) (provider.Setup, error) {
+	c := lsptest.NewWith(b, lsp.Options{Agent: editoragent.New(editoragent.Options{Providers: func(provider.Settings) (provider.Setup, error) {
 		return provider.Setup{Provider: p, Name: "stamped", Model: "m"}, nil
-	}})
+	}})})
 	path := filepath.Join(root, "buf.txt")
 	os.WriteFile(path, []byte("start\n"), 0o644)
 	u := protocol.DocumentURI(lspuri.File(path))

@@ -1,7 +1,7 @@
 // Agent runs through the language server with a recording client and a scripted OpenAI-format server:
 // executeCommand → progress → versioned applyEdit → didChange; stale edits refused and retried; a new
 // file created; approvals; cancellation; undo of a turn.
-package lsp_test
+package editoragent_test
 
 import (
 	"context"

@@ -1,7 +1,7 @@
 // The agent's Workspace in the editor: reads come from open buffers (unsaved text included), writes
 // become versioned workspace/applyEdit requests with minimal edits, so nothing the user typed is lost.
 
-package lsp
+package editoragent
 
 import (
 	"context"
@@ -13,10 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
-
 	"github.com/goose-ls/goose-ls/agent/tools"
+	"github.com/goose-ls/goose-ls/lsp"
 	"github.com/goose-ls/goose-ls/recipe"
 	"github.com/goose-ls/goose-ls/recipe/source"
 )
@@ -27,7 +25,7 @@ const diskVersion tools.Version = -2
 // editorWorkspace implements tools.Workspace on the server's documents (the host records every write for
 // undo and edit events).
 type editorWorkspace struct {
-	s    *Server
+	ed   *lsp.Editor
 	root string
 	// annotate names the change annotation of the edits being made now (nil: none).
 	annotate func() annotation
@@ -35,17 +33,11 @@ type editorWorkspace struct {
 
 func (w *editorWorkspace) Root() string { return w.root }
 
-func fileURI(abs string) protocol.DocumentURI { return protocol.DocumentURI(uri.File(abs)) }
-
 // Read returns the buffer's text when the file is open, else the disk's (through the run's os.Root).
 func (w *editorWorkspace) Read(_ context.Context, files *tools.Files, abs string) ([]byte, tools.Version, error) {
-	w.s.mu.Lock()
-	if d := w.s.docs[fileURI(abs)]; d != nil {
-		text, ver := d.text, tools.Version(d.version)
-		w.s.mu.Unlock()
-		return text, ver, nil
+	if d := w.ed.Doc(lsp.FileURI(abs)); d != nil {
+		return d.Text, tools.Version(d.Version), nil
 	}
-	w.s.mu.Unlock()
 	data, err := files.ReadFile(abs, tools.MaxReadBytes)
 	return data, diskVersion, err
 }
@@ -76,24 +68,22 @@ func (w *editorWorkspace) Write(ctx context.Context, files *tools.Files, abs str
 	if _, err := files.CheckWritable(abs); err != nil {
 		return err
 	}
-	u := fileURI(abs)
-	w.s.mu.Lock()
-	d := w.s.docs[u]
+	u := lsp.FileURI(abs)
+	d := w.ed.Doc(u)
 	var before []byte
 	var lines *source.LineIndex
 	var version int32
 	if d != nil {
-		before, lines, version = d.text, d.lines, d.version
+		before, lines, version = d.Text, d.Lines, d.Version
 	}
-	utf8Enc, canCreate := w.s.utf8, w.s.createFiles
-	w.s.mu.Unlock()
+	canCreate := w.ed.Caps().CreateFiles
 	var ops []any
 	switch {
 	case d != nil:
 		if base != tools.Version(version) && !(base == diskVersion && diskMatches(files, abs, before)) {
 			return &StaleError{Path: abs, Current: string(before)}
 		}
-		edit, same := minimalEdit(before, data, lines, utf8Enc)
+		edit, same := minimalEdit(w.ed, before, data, lines)
 		if same {
 			return nil
 		}
@@ -130,7 +120,7 @@ func (w *editorWorkspace) Write(ctx context.Context, files *tools.Files, abs str
 		} else {
 			before = disk
 		}
-		edit, same := minimalEdit(before, data, source.NewLineIndex(before), utf8Enc)
+		edit, same := minimalEdit(w.ed, before, data, source.NewLineIndex(before))
 		if same && exists {
 			return nil
 		}
@@ -146,19 +136,15 @@ func (w *editorWorkspace) Write(ctx context.Context, files *tools.Files, abs str
 			reason = "no reason given"
 		}
 		// the buffer has (most likely) moved on: give the model the current text to retry on
-		w.s.mu.Lock()
-		if d := w.s.docs[u]; d != nil {
-			cur := string(d.text)
-			w.s.mu.Unlock()
-			return &StaleError{Path: abs, Current: cur, Reason: reason}
+		if d := w.ed.Doc(u); d != nil {
+			return &StaleError{Path: abs, Current: string(d.Text), Reason: reason}
 		}
-		w.s.mu.Unlock()
 		return errors.New("the editor refused the edit: " + reason)
 	}
 	if d != nil {
 		// the editor sends didChange around its answer; wait until the buffer holds the edit, so the next
 		// read sees it and an edit the editor skipped (some answer applied for a stale version) is caught
-		if cur, ok := w.s.awaitText(u, data, appliedEditWait); !ok {
+		if cur, ok := w.ed.AwaitText(u, data, appliedEditWait); !ok {
 			return &StaleError{Path: abs, Current: cur, Reason: "the editor answered applied, but its buffer does not hold the edit"}
 		}
 	}
@@ -169,40 +155,10 @@ func (w *editorWorkspace) Write(ctx context.Context, files *tools.Files, abs str
 // loaded machine, and only spent in full when the editor skipped the edit.
 const appliedEditWait = 2 * time.Second
 
-// awaitText waits, at most timeout, until the open document u holds want (or is closed); otherwise it
-// returns the document's text and false.
-func (s *Server) awaitText(u protocol.DocumentURI, want []byte, timeout time.Duration) (string, bool) {
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	for {
-		s.mu.Lock()
-		d := s.docs[u]
-		if d == nil || string(d.text) == string(want) {
-			s.mu.Unlock()
-			return "", true
-		}
-		ch := s.changed
-		s.mu.Unlock()
-		select {
-		case <-ch:
-		case <-timer.C:
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			if d := s.docs[u]; d != nil && string(d.text) != string(want) {
-				slog.Debug("lsp: the editor answered an edit as applied, but the buffer does not hold it", "uri", u)
-				return string(d.text), false
-			}
-			return "", true
-		}
-	}
-}
-
 // apply sends documentChanges as one workspace/applyEdit, annotated when the client supports it.
 func (w *editorWorkspace) apply(ctx context.Context, label string, ops []any) (applyEditResult, error) {
 	edit := map[string]any{"documentChanges": ops}
-	w.s.mu.Lock()
-	annotations, review := w.s.changeAnnotations, w.s.settings.ReviewEdits
-	w.s.mu.Unlock()
+	annotations, review := w.ed.Caps().ChangeAnnotations, w.ed.Settings().ReviewEdits
 	if annotations && w.annotate != nil {
 		a := w.annotate()
 		for _, op := range ops {
@@ -218,7 +174,7 @@ func (w *editorWorkspace) apply(ctx context.Context, label string, ops []any) (a
 		edit["changeAnnotations"] = map[string]any{a.ID: map[string]any{"label": a.Label, "description": a.Description, "needsConfirmation": review}}
 	}
 	var res applyEditResult
-	if _, err := w.s.conn.Call(ctx, "workspace/applyEdit", map[string]any{"label": label, "edit": edit}, &res); err != nil {
+	if err := w.ed.Call(ctx, "workspace/applyEdit", map[string]any{"label": label, "edit": edit}, &res); err != nil {
 		return res, fmt.Errorf("the editor did not apply the edit: %w", err)
 	}
 	return res, nil
@@ -231,7 +187,7 @@ func diskMatches(files *tools.Files, abs string, text []byte) bool {
 
 // minimalEdit is one TextEdit replacing only the part between the common prefix and suffix of old and
 // new (rune-aligned); same reports there is nothing to change.
-func minimalEdit(old, new []byte, lines *source.LineIndex, utf8Enc bool) (map[string]any, bool) {
+func minimalEdit(ed *lsp.Editor, old, new []byte, lines *source.LineIndex) (map[string]any, bool) {
 	if string(old) == string(new) {
 		return nil, true
 	}
@@ -251,7 +207,7 @@ func minimalEdit(old, new []byte, lines *source.LineIndex, utf8Enc bool) (map[st
 		sOld++
 		sNew++
 	}
-	r := toRange(lines, source.Range{Start: p, End: sOld}, utf8Enc)
+	r := ed.Range(lines, source.Range{Start: p, End: sOld})
 	return map[string]any{"range": r, "newText": string(new[p:sNew])}, false
 }
 

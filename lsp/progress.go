@@ -8,8 +8,8 @@ import (
 	"sync"
 )
 
-// Progress is one run's work-done progress (nil reports nothing).
-type Progress struct {
+// progress is one run's work-done progress (nil reports nothing).
+type progress struct {
 	s     *Server
 	token string
 	on    bool
@@ -19,8 +19,8 @@ type Progress struct {
 }
 
 // beginProgress creates the token and sends begin when the client supports work-done progress.
-func (s *Server) beginProgress(ctx context.Context, token, title string) *Progress {
-	p := &Progress{s: s, token: token}
+func (s *Server) beginProgress(ctx context.Context, token, title string) *progress {
+	p := &progress{s: s, token: token}
 	s.mu.Lock()
 	supported := s.progress
 	s.mu.Unlock()
@@ -34,7 +34,7 @@ func (s *Server) beginProgress(ctx context.Context, token, title string) *Progre
 }
 
 // Report sends a step (a nil progress, before the run's start, reports nothing).
-func (p *Progress) Report(step string) {
+func (p *progress) Report(step string) {
 	if p == nil {
 		return
 	}
@@ -48,7 +48,7 @@ func (p *Progress) Report(step string) {
 }
 
 // End ends the progress with status.
-func (p *Progress) End(status string) {
+func (p *progress) End(status string) {
 	if p == nil {
 		return
 	}

@@ -22,7 +22,7 @@ type Options struct {
 	// Workers is the number of concurrent document checks (0: GOMAXPROCS).
 	Workers int
 	// Agent makes the server's agent (lsp/editoragent); nil: agent commands are refused.
-	Agent func(*Editor) Agent
+	Agent func(Editor) Agent
 	// CheckTimeout is the deadline of one document check (0: defaultCheckTimeout); the client's
 	// checkTimeoutMs setting wins.
 	CheckTimeout time.Duration
@@ -131,7 +131,7 @@ func newServer(rwc io.ReadWriteCloser, opts Options) *Server {
 		order: closedChan(), inflight: make(chan struct{}, maxInflight), checkCtx: context.Background(),
 	}
 	if opts.Agent != nil {
-		s.agent = opts.Agent(&Editor{s})
+		s.agent = opts.Agent(serverEditor{s})
 	}
 	return s
 }

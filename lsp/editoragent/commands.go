@@ -27,8 +27,8 @@ type Options struct {
 }
 
 // New returns the lsp.Options.Agent factory.
-func New(opts Options) func(*lsp.Editor) lsp.Agent {
-	return func(ed *lsp.Editor) lsp.Agent {
+func New(opts Options) func(lsp.Editor) lsp.Agent {
+	return func(ed lsp.Editor) lsp.Agent {
 		a := &Agent{ed: ed}
 		a.host = host.New(host.Options{Providers: opts.Providers, Warn: func(msg string) { ed.LogMessage(2, "goose: "+msg) }})
 		return a
@@ -37,7 +37,7 @@ func New(opts Options) func(*lsp.Editor) lsp.Agent {
 
 // Agent is one server's agent: the host's runs, with the editor as their front end.
 type Agent struct {
-	ed *lsp.Editor
+	ed lsp.Editor
 	// host runs the editor's agent runs: settings, the session store (opened once), redaction, the run table
 	host *host.Host
 }
@@ -141,8 +141,9 @@ func (a *Agent) askPrompt(prompt string, u protocol.DocumentURI, rng *protocol.R
 	var b strings.Builder
 	b.WriteString(prompt)
 	fmt.Fprintf(&b, "\n\nThe user is looking at %s.", lsp.URIPath(u))
+	utf8 := a.ed.Caps().UTF8
 	if d := a.ed.Doc(u); d != nil && rng != nil {
-		start, end := a.ed.Offset(d.Lines, rng.Start), a.ed.Offset(d.Lines, rng.End)
+		start, end := lsp.Offset(d.Lines, rng.Start, utf8), lsp.Offset(d.Lines, rng.End, utf8)
 		if start <= end && end <= len(d.Text) {
 			fmt.Fprintf(&b, " Selected (lines %d-%d):\n```\n%s\n```", rng.Start.Line+1, rng.End.Line+1, d.Text[start:end])
 		}

@@ -21,7 +21,7 @@ import (
 type editorFrontend struct {
 	a    *Agent
 	mu   sync.Mutex
-	prog *lsp.Progress // the run's work-done progress, from its start event
+	prog lsp.Progress // the run's work-done progress, from its start event
 }
 
 // progressToken is the work-done progress token of a run.
@@ -76,6 +76,9 @@ func (f *editorFrontend) Event(r *host.Run, e host.Event) {
 	f.mu.Lock()
 	prog := f.prog
 	f.mu.Unlock()
+	if prog == nil { // events before the run's start report no progress
+		prog = noProgress{}
+	}
 	if le := e.Loop; le != nil {
 		switch le.Kind {
 		case agent.EventText:
@@ -102,3 +105,9 @@ func (f *editorFrontend) Event(r *host.Run, e host.Event) {
 		prog.End(e.Status)
 	}
 }
+
+// noProgress reports nothing.
+type noProgress struct{}
+
+func (noProgress) Report(string) {}
+func (noProgress) End(string)    {}

@@ -25,7 +25,7 @@ const diskVersion tools.Version = -2
 // editorWorkspace implements tools.Workspace on the server's documents (the host records every write for
 // undo and edit events).
 type editorWorkspace struct {
-	ed   *lsp.Editor
+	ed   lsp.Editor
 	root string
 	// annotate names the change annotation of the edits being made now (nil: none).
 	annotate func() annotation
@@ -187,7 +187,7 @@ func diskMatches(files *tools.Files, abs string, text []byte) bool {
 
 // minimalEdit is one TextEdit replacing only the part between the common prefix and suffix of old and
 // new (rune-aligned); same reports there is nothing to change.
-func minimalEdit(ed *lsp.Editor, old, new []byte, lines *source.LineIndex) (map[string]any, bool) {
+func minimalEdit(ed lsp.Editor, old, new []byte, lines *source.LineIndex) (map[string]any, bool) {
 	if string(old) == string(new) {
 		return nil, true
 	}
@@ -207,7 +207,7 @@ func minimalEdit(ed *lsp.Editor, old, new []byte, lines *source.LineIndex) (map[
 		sOld++
 		sNew++
 	}
-	r := ed.Range(lines, source.Range{Start: p, End: sOld})
+	r := lsp.Range(lines, source.Range{Start: p, End: sOld}, ed.Caps().UTF8)
 	return map[string]any{"range": r, "newText": string(new[p:sNew])}, false
 }
 

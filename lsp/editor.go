@@ -148,10 +148,14 @@ func (e serverEditor) BeginProgress(ctx context.Context, token, title string) Pr
 func (e serverEditor) Files() recipe.FS { return overlayFS{e.s} }
 
 // Range converts a byte range of text indexed by lines to the client's positions (caps.UTF8: UTF-8 bytes).
-func Range(lines *source.LineIndex, r source.Range, utf8 bool) protocol.Range { return toRange(lines, r, utf8) }
+func Range(lines *source.LineIndex, r source.Range, utf8 bool) protocol.Range {
+	return toRange(lines, r, utf8)
+}
 
 // Offset converts a client position to a byte offset of text indexed by lines.
-func Offset(lines *source.LineIndex, p protocol.Position, utf8 bool) int { return toOffset(lines, p, utf8) }
+func Offset(lines *source.LineIndex, p protocol.Position, utf8 bool) int {
+	return toOffset(lines, p, utf8)
+}
 
 // FileURI is the file: URI of an absolute path.
 func FileURI(abs string) protocol.DocumentURI { return protocol.DocumentURI(uri.File(abs)) }

@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/goose-ls/goose-ls/lsp"
+	"github.com/goose-ls/goose-ls/lsp/agentrelay"
 	"github.com/goose-ls/goose-ls/lsp/editoragent"
 )
 
@@ -256,10 +257,11 @@ func (c *Client) Published(uri protocol.DocumentURI) bool {
 	return ok
 }
 
-// withAgent gives the server goose-ls's editor agent, as the goose-ls binary does, unless opts has one.
+// withAgent gives the server goose-ls's editor agent behind the relay the goose-ls binary uses (the
+// agent serves in this process, over a pipe), unless opts has one.
 func withAgent(opts lsp.Options) lsp.Options {
 	if opts.Agent == nil {
-		opts.Agent = editoragent.New(editoragent.Options{})
+		opts.Agent = agentrelay.New(editoragent.InProcess(editoragent.Options{}))
 	}
 	return opts
 }

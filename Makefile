@@ -10,8 +10,10 @@ STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 
 all: build
 
+# goose-ls (checker, language server) and goose-ls-agent beside it (run, acp, sessions, the server's agent runs)
 build:
 	$(GO) build -o $(BIN) ./cmd/goose-ls
+	$(GO) build -o bin/goose-ls-agent ./cmd/goose-ls-agent
 
 # The main job: build and check the bundled example recipes.
 check-examples: build
@@ -55,7 +57,7 @@ bench-startup: build
 # Agent start-up: process start → first request at a scripted provider, goose-ls run vs minagent.
 bench-agent: build
 	$(GO) build -o bin/minagent ./internal/agentbench/minagent
-	$(GO) run ./internal/agentbench -goose $(BIN) -min bin/minagent -n 30
+	$(GO) run ./internal/agentbench -goose $(BIN) -agent bin/goose-ls-agent -min bin/minagent -n 30
 
 # Memory over time: type into the heavy recipe for TYPING (issue 17 asks for 10m) and sample RSS.
 TYPING ?= 60s
@@ -102,6 +104,7 @@ VSCODE_PLATFORM := $(shell node -p 'process.platform + "-" + process.arch' 2>/de
 vsix:
 	mkdir -p $(VSCODE)/bin/$(VSCODE_PLATFORM) $(VSCODE)/schema
 	$(GO) build -trimpath -ldflags "-s -w" -o $(VSCODE)/bin/$(VSCODE_PLATFORM)/goose-ls ./cmd/goose-ls
+	$(GO) build -trimpath -ldflags "-s -w" -o $(VSCODE)/bin/$(VSCODE_PLATFORM)/goose-ls-agent ./cmd/goose-ls-agent
 	$(VSCODE)/bin/$(VSCODE_PLATFORM)/goose-ls schema > $(VSCODE)/schema/recipe.schema.json
 	cd $(VSCODE) && npm ci --no-audit --no-fund && npm run typecheck && npm run build && npm run package
 
@@ -121,7 +124,9 @@ vscode-test:
 E2E_ROOTFS ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/goose-ls-e2e
 e2e-rootfs: e2e-rootfs-trixie e2e-rootfs-forky
 	CGO_ENABLED=0 $(GO) build -o bin/goose-ls-static ./cmd/goose-ls
-	for suite in trixie forky; do install -m 0755 bin/goose-ls-static $(E2E_ROOTFS)/$$suite/usr/local/bin/goose-ls; done
+	CGO_ENABLED=0 $(GO) build -o bin/goose-ls-agent-static ./cmd/goose-ls-agent
+	for suite in trixie forky; do install -m 0755 bin/goose-ls-static $(E2E_ROOTFS)/$$suite/usr/local/bin/goose-ls; \
+		install -m 0755 bin/goose-ls-agent-static $(E2E_ROOTFS)/$$suite/usr/local/bin/goose-ls-agent; done
 
 e2e-rootfs-trixie:
 	e2e/rootfs/build.sh $(E2E_ROOTFS)/trixie trixie neovim,emacs-nox

@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// prepare builds goose-ls (statically linked: it runs in any root filesystem) and stages the files.
+// prepare builds goose-ls and goose-ls-agent (statically linked: it runs in any root filesystem) and stages the files.
 func prepare(t *testing.T) {
 	t.Helper()
 	shared.once.Do(func() {
@@ -43,10 +43,13 @@ func prepare(t *testing.T) {
 			return
 		}
 		shared.bin = filepath.Join(shared.dir, "bin", "goose-ls")
-		cmd := exec.Command("go", "build", "-o", shared.bin, "../cmd/goose-ls")
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if shared.build, shared.err = cmd.CombinedOutput(); shared.err != nil {
-			return
+		// goose-ls and, beside it as installed, goose-ls-agent (the agent's commands and the server's runs)
+		for _, name := range []string{"goose-ls", "goose-ls-agent"} {
+			cmd := exec.Command("go", "build", "-o", filepath.Join(shared.dir, "bin", name), "../cmd/"+name)
+			cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+			if shared.build, shared.err = cmd.CombinedOutput(); shared.err != nil {
+				return
+			}
 		}
 		shared.err = stageFiles(filepath.Join(shared.dir, "stage"))
 	})

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/goose-ls/goose-ls/internal/cli"
 	"github.com/goose-ls/goose-ls/recipe"
 	"github.com/goose-ls/goose-ls/recipe/library"
 	"github.com/goose-ls/goose-ls/recipe/schema"
@@ -117,7 +118,7 @@ func walkTargets(args []string, stderr io.Writer, opened *recipe.OpenRoots, emit
 	for _, a := range args {
 		st, err := os.Stat(a)
 		if err != nil && errors.Is(err, fs.ErrNotExist) && library.IsName(a) { // a recipe by name, as goose finds it
-			res, rerr := newResolver().Resolve(a)
+			res, rerr := cli.NewResolver().Resolve(a)
 			if rerr == nil {
 				emit(checkTarget{path: res.Path, root: res.Dir, data: res.Text})
 				continue

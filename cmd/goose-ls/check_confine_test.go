@@ -6,6 +6,8 @@
 package main
 
 import (
+	"github.com/goose-ls/goose-ls/internal/testbin"
+
 	"bytes"
 	"os"
 	"os/exec"
@@ -58,7 +60,7 @@ func hostileRepo(t *testing.T) (repo, outside string) {
 // checkBinary runs the built goose-ls check with stdin left open and unwritten (a read of stdin would hang).
 func checkBinary(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	bin, _ := binaries(t)
+	bin := testbin.Build(t).GooseLS
 	cmd := exec.Command(bin, append([]string{"check"}, args...)...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -1,4 +1,6 @@
-// Command goose-ls is the goose recipe language server and its CLI: check, run, recipe, sessions, schema, version.
+// Command goose-ls is the goose recipe language server and its CLI: check, recipe, schema, version. The
+// agent's commands (run, acp, sessions) and the server's agent runs are goose-ls-agent's, a separate binary
+// beside it: this one links no provider SDK, SQLite or MCP, so it starts in half the time and memory.
 package main
 
 import (
@@ -8,9 +10,8 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/goose-ls/goose-ls/agent"
 	"github.com/goose-ls/goose-ls/lsp"
-	"github.com/goose-ls/goose-ls/lsp/editoragent"
+	"github.com/goose-ls/goose-ls/lsp/agentrelay"
 )
 
 var version = "0.1.0-dev"
@@ -50,14 +51,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "serve":
 		return runServe()
-	case "acp":
-		return runACP(args[1:], stderr)
-	case "check":
-		return runCheck(args[1:], stdout, stderr)
+	case "acp", "sessions": // the agent's commands: goose-ls-agent (agentexec.go)
+		return execAgent(args, stderr)
 	case "run":
 		return runRun(args[1:], stdout, stderr)
-	case "sessions":
-		return runSessions(args[1:], stdout, stderr)
+	case "check":
+		return runCheck(args[1:], stdout, stderr)
 	case "recipe":
 		return runRecipe(args[1:], stdout, stderr)
 	case "schema":
@@ -74,24 +73,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// newLogHandler is the text log on stderr; with a redactor, messages and attribute values are redacted
-// (the --debug log of a run carries provider errors and extension stderr).
-func newLogHandler(w io.Writer, level slog.Leveler, red *agent.Redactor) slog.Handler {
-	h := slog.Handler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
-	if red != nil {
-		h = agent.RedactingHandler(h, red)
-	}
-	return h
-}
-
-// logLevel is debug with --debug, else warnings.
-func logLevel(debug bool) slog.Level {
-	if debug {
-		return slog.LevelDebug
-	}
-	return slog.LevelWarn
-}
-
 // stdio joins stdin and stdout into the server's connection.
 type stdio struct{}
 
@@ -102,5 +83,5 @@ func (stdio) Close() error                { return os.Stdin.Close() }
 // runServe speaks LSP on stdin/stdout; logs go to stderr only.
 func runServe() int {
 	lsp.Version = version
-	return lsp.Serve(context.Background(), stdio{}, lsp.Options{Agent: editoragent.New(editoragent.Options{})})
+	return lsp.Serve(context.Background(), stdio{}, lsp.Options{Agent: agentrelay.New(startAgentRelay)})
 }

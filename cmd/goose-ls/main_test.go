@@ -5,6 +5,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +14,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 )
+
+func init() {
+	// an in-process test reaching goose-ls-agent would replace the test binary: fail it instead
+	replaceProcess = func(bin string, args []string, stderr io.Writer) int {
+		panic(fmt.Sprintf("test ran %s %v in process: run the built binary instead", bin, args))
+	}
+}
 
 func runCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()

@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/goose-ls/goose-ls/internal/cli"
 	"github.com/goose-ls/goose-ls/recipe/library"
 )
 
@@ -48,7 +49,7 @@ func runRecipeDeeplink(args []string, stdout, stderr io.Writer) int {
 
 // recipeDeeplink loads and validates the recipe, then encodes its template.
 func recipeDeeplink(name string, params []library.Param) (link, title string, err error) {
-	lr, err := loadValidRecipe(name)
+	lr, err := cli.LoadValid(name)
 	if err != nil {
 		return "", "", err
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/goose-ls/goose-ls/internal/cli"
 	"github.com/goose-ls/goose-ls/recipe/library"
 )
 
@@ -24,7 +25,7 @@ func runRecipeList(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "goose-ls recipe list: --format must be text or json, got %q\n", *format)
 		return 2
 	}
-	rs := newResolver()
+	rs := cli.NewResolver()
 	if rs.GitHubRepo != "" {
 		fmt.Fprintf(stderr, "goose-ls recipe list: GOOSE_RECIPE_GITHUB_REPO=%s is not listed (GitHub recipe repositories need the gh CLI and the network, which goose-ls does not support)\n", rs.GitHubRepo)
 	}

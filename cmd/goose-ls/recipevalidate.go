@@ -7,6 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+
+	"github.com/goose-ls/goose-ls/internal/cli"
 )
 
 func runRecipeValidate(args []string, stdout, stderr io.Writer) int {
@@ -17,12 +19,12 @@ func runRecipeValidate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "goose-ls recipe validate:", err)
 		return 2
 	}
-	lr, err := loadRecipeArg(name)
+	lr, err := cli.Load(name)
 	if err != nil {
 		fmt.Fprintln(stderr, "Error:", err)
 		return 1
 	}
-	if err := firstError(lr.File); err != nil {
+	if err := cli.FirstError(lr.File); err != nil {
 		fmt.Fprintf(stderr, "✗ recipe file is invalid: %v\n", err)
 		_ = writeText(stderr, []checkedFile{{Path: lr.Path, File: lr.File}})
 		return 1

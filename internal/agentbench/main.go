@@ -1,8 +1,9 @@
 // Command agentbench measures agent start-up: process start → the first request reaching a scripted
-// provider (agent/provider/wiretest, OpenAI chat completions), for `goose-ls run --prompt` and for
+// provider (agent/provider/wiretest, OpenAI chat completions), for `goose-ls run --prompt` (which runs
+// goose-ls-agent in its place), for `goose-ls-agent run --prompt` and for
 // minagent (the standard-library baseline), alternating run by run on the same server.
 //
-//	agentbench -goose bin/goose-ls -min bin/minagent [-n 30]
+//	agentbench -goose bin/goose-ls -agent bin/goose-ls-agent -min bin/minagent [-n 30]
 package main
 
 import (
@@ -22,10 +23,11 @@ import (
 
 func main() {
 	goose := flag.String("goose", "bin/goose-ls", "goose-ls binary")
+	agentBin := flag.String("agent", "bin/goose-ls-agent", "goose-ls-agent binary (the agent process goose-ls runs in its place)")
 	minimal := flag.String("min", "bin/minagent", "minimal agent binary")
 	n := flag.Int("n", 30, "runs of each")
 	flag.Parse()
-	for _, p := range []*string{goose, minimal} {
+	for _, p := range []*string{goose, agentBin, minimal} {
 		abs, err := filepath.Abs(*p)
 		if err != nil {
 			fail(err)
@@ -56,9 +58,10 @@ func main() {
 		"GOOSE_PROVIDER=openai", "GOOSE_MODEL=gpt-4o", "OPENAI_API_KEY=sk-bench-0001", "OPENAI_HOST=" + srv.URL}
 	commands := map[string][]string{
 		"goose-ls run": {*goose, "run", "--no-session", "--prompt", "say done"},
-		"minagent":     {*minimal, "say done"},
+		"goose-ls-agent run": {*agentBin, "run", "--no-session", "--prompt", "say done"},
+		"minagent":           {*minimal, "say done"},
 	}
-	order := []string{"goose-ls run", "minagent"}
+	order := []string{"goose-ls run", "goose-ls-agent run", "minagent"}
 	times := map[string][]time.Duration{}
 	for i := 0; i < *n+1; i++ { // the first round warms the page cache and is not counted
 		for _, name := range order {
@@ -68,15 +71,18 @@ func main() {
 			}
 		}
 	}
-	fmt.Printf("%-14s %10s %10s %10s\n", "agent", "min", "median", "p90")
+	fmt.Printf("%-18s %10s %10s %10s\n", "agent", "min", "median", "p90")
 	for _, name := range order {
 		ds := times[name]
 		slices.Sort(ds)
-		fmt.Printf("%-14s %10s %10s %10s\n", name, ms(ds[0]), ms(ds[len(ds)/2]), ms(ds[len(ds)*9/10]))
+		fmt.Printf("%-18s %10s %10s %10s\n", name, ms(ds[0]), ms(ds[len(ds)/2]), ms(ds[len(ds)*9/10]))
 	}
-	g, m := times["goose-ls run"], times["minagent"]
-	fmt.Printf("goose-ls / minagent: median %.1fx, min %.1fx (process start → first provider request, %d runs each, alternating)\n",
-		float64(g[len(g)/2])/float64(m[len(m)/2]), float64(g[0])/float64(m[0]), *n)
+	m := times["minagent"]
+	for _, name := range order[:2] {
+		g := times[name]
+		fmt.Printf("%s / minagent: median %.1fx, min %.1fx\n", name, float64(g[len(g)/2])/float64(m[len(m)/2]), float64(g[0])/float64(m[0]))
+	}
+	fmt.Printf("(process start → first provider request, %d runs each, alternating)\n", *n)
 }
 
 // once runs argv and returns the time from starting it to the first request at the provider.

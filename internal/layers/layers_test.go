@@ -54,11 +54,11 @@ func TestLayers(t *testing.T) {
 		{"lsp", module + "acp", nil},
 		{"acp", module + "lsp", nil},
 		{"", "go.lsp.dev/", []string{"lsp", "cmd"}},
-		{"", "github.com/mark3labs/mcp-go", []string{"agent/mcp", "cmd"}},
+		{"", "github.com/mark3labs/mcp-go", []string{"agent/mcp", "cmd/goose-ls-agent"}},
 		{"", "github.com/openai/openai-go", []string{"agent/provider/openai"}},
 		{"", "github.com/anthropics/anthropic-sdk-go", []string{"agent/provider/anthropic"}},
 		{"", "modernc.org/sqlite", []string{"agent/session"}},
-		{"", "github.com/coder/acp-go-sdk", []string{"acp", "cmd"}},
+		{"", "github.com/coder/acp-go-sdk", []string{"acp", "cmd/goose-ls-agent"}},
 	}
 	all := deps(t)
 	if len(all) < 5 {
@@ -88,13 +88,20 @@ func TestLayers(t *testing.T) {
 	}
 }
 
-// TestLanguageServerLinksNoAgent: package lsp, with everything it needs, links no agent package and no
-// agent SDK — the server's checks, completion and navigation run without them (issue 17: a binary
-// without the agent starts in less than half the time and memory).
-func TestLanguageServerLinksNoAgent(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "../../lsp").Output()
+// TestGooseLSLinksNoAgent: the goose-ls binary (checker, language server) and package lsp, with
+// everything they need, link no agent package and no agent SDK — those are goose-ls-agent's (issue 17:
+// without them goose-ls starts in half the time and memory).
+func TestGooseLSLinksNoAgent(t *testing.T) {
+	for _, pkg := range []string{"../../lsp", "../../cmd/goose-ls"} {
+		linksNoAgent(t, pkg)
+	}
+}
+
+func linksNoAgent(t *testing.T, pkg string) {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-deps", pkg).Output()
 	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
+		t.Fatalf("go list -deps %s: %v", pkg, err)
 	}
 	heavy := []string{module + "agent/host", module + "agent/provider", module + "agent/mcp", module + "agent/session",
 		"github.com/openai/", "github.com/anthropics/", "modernc.org/sqlite", "github.com/mark3labs/mcp-go", "github.com/go-git/"}
@@ -103,7 +110,7 @@ func TestLanguageServerLinksNoAgent(t *testing.T) {
 		n++
 		for _, h := range heavy {
 			if strings.HasPrefix(dep, h) {
-				t.Errorf("package lsp links %s", dep)
+				t.Errorf("%s links %s", pkg, dep)
 			}
 		}
 	}

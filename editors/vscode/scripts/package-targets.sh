@@ -39,10 +39,12 @@ trap restore EXIT
 
 for t in "${targets[@]}"; do
   read -r goos goarch < <(goos_goarch "$t")
-  exe=goose-ls; [ "$goos" = windows ] && exe=goose-ls.exe
+  exe=goose-ls agent=goose-ls-agent; [ "$goos" = windows ] && exe=goose-ls.exe agent=goose-ls-agent.exe
   rm -rf "$ext/bin"
   mkdir -p "$ext/bin/$(bin_dir "$t")"
   CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch "$go" build -trimpath -ldflags "-s -w" -o "$ext/bin/$(bin_dir "$t")/$exe" ./cmd/goose-ls
+  # the agent binary beside it: goose-ls runs it for the agent's commands and the editor's agent runs
+  CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch "$go" build -trimpath -ldflags "-s -w" -o "$ext/bin/$(bin_dir "$t")/$agent" ./cmd/goose-ls-agent
   (cd "$ext" && npx vsce package --no-dependencies --target "$t" -o "dist-vsix/goose-ls-$t.vsix")
   echo "packaged $out/goose-ls-$t.vsix"
 done

@@ -15,6 +15,7 @@ import (
 	"github.com/goose-ls/goose-ls/agent"
 	"github.com/goose-ls/goose-ls/agent/host"
 	"github.com/goose-ls/goose-ls/agent/tools"
+	"github.com/goose-ls/goose-ls/internal/cli"
 	"github.com/goose-ls/goose-ls/recipe"
 	"github.com/goose-ls/goose-ls/recipe/render"
 )
@@ -31,7 +32,7 @@ type terminalFrontend struct {
 func newTerminalFrontend(stdout, stderr io.Writer, jsonOutput bool, resumed string) *terminalFrontend {
 	return &terminalFrontend{
 		stderr: stderr, printer: &eventPrinter{stdout: stdout, stderr: stderr, json: jsonOutput}, resumed: resumed,
-		stdinTTY: isTerminal(os.Stdin), in: bufio.NewReader(os.Stdin),
+		stdinTTY: cli.IsTerminal(os.Stdin), in: bufio.NewReader(os.Stdin),
 	}
 }
 

@@ -1,7 +1,7 @@
 // `goose-ls run RECIPE --explain`: goose's explanation of a recipe (recipes/recipe.rs explain_recipe,
 // print_recipe.rs) — title, description, parameters, the values they would get, what is missing; runs nothing.
 
-package main
+package cli
 
 import (
 	"fmt"
@@ -13,8 +13,8 @@ import (
 	"github.com/goose-ls/goose-ls/recipe/library"
 )
 
-func runExplain(f *runFlags, stdout, stderr io.Writer) int {
-	lr, err := loadValidRecipe(f.recipe)
+func Explain(f *RunFlags, stdout, stderr io.Writer) int {
+	lr, err := LoadValid(f.Recipe)
 	if err != nil {
 		fmt.Fprintln(stderr, "Error:", err)
 		return 1
@@ -24,7 +24,7 @@ func runExplain(f *runFlags, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Error:", err)
 		return 1
 	}
-	values, missing, err := explainValues(tpl, f.params, lr.Dir, recipe.ConfinedFS(lr.Roots))
+	values, missing, err := explainValues(tpl, f.Params, lr.Dir, recipe.ConfinedFS(lr.Roots))
 	if err != nil {
 		fmt.Fprintln(stderr, "Error:", err)
 		return 1

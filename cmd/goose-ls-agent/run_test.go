@@ -12,43 +12,19 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/goose-ls/goose-ls/agent/provider/wiretest"
 	"github.com/goose-ls/goose-ls/agent/session"
+	"github.com/goose-ls/goose-ls/internal/testbin"
 )
 
-var (
-	buildOnce sync.Once
-	binDir    string
-	buildErr  error
-)
-
-// binaries builds goose-ls and the MCP test server once per test binary.
+// binaries are goose-ls (which runs goose-ls-agent from beside itself) and the MCP test server.
 func binaries(t *testing.T) (gooseLS, mcpServer string) {
 	t.Helper()
-	buildOnce.Do(func() {
-		binDir, buildErr = os.MkdirTemp("", "goosels-run")
-		if buildErr != nil {
-			return
-		}
-		for pkg, name := range map[string]string{".": "goose-ls", "../../agent/mcp/testserver": "testserver"} {
-			if out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, name), pkg).CombinedOutput(); err != nil {
-				buildErr = &buildError{string(out)}
-				return
-			}
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return filepath.Join(binDir, "goose-ls"), filepath.Join(binDir, "testserver")
+	b := testbin.Build(t)
+	return b.GooseLS, b.MCPServer
 }
-
-type buildError struct{ out string }
-
-func (e *buildError) Error() string { return "build: " + e.out }
 
 type runResult struct {
 	code           int

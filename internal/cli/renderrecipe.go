@@ -2,7 +2,7 @@
 // defaults, parsed, load-time additions included), printed as serde_yaml prints it (recipes/recipe.rs
 // render_recipe_as_yaml); runs nothing.
 
-package main
+package cli
 
 import (
 	"bufio"
@@ -18,14 +18,14 @@ import (
 	"github.com/goose-ls/goose-ls/recipe/render"
 )
 
-func runRenderRecipe(f *runFlags, stdout, stderr io.Writer) int {
-	lr, err := loadValidRecipe(f.recipe)
+func RenderRecipe(f *RunFlags, stdout, stderr io.Writer) int {
+	lr, err := LoadValid(f.Recipe)
 	if err != nil {
 		fmt.Fprintln(stderr, "Error:", err)
 		return 1
 	}
 	var ask render.Asker
-	if isTerminal(os.Stdin) { // goose asks user_prompt parameters (and secrets) on a terminal
+	if IsTerminal(os.Stdin) { // goose asks user_prompt parameters (and secrets) on a terminal
 		in := bufio.NewReader(os.Stdin)
 		ask = func(key, description string) (string, error) {
 			fmt.Fprintf(stderr, "Please enter %s (%s): ", key, description)
@@ -34,7 +34,7 @@ func runRenderRecipe(f *runFlags, stdout, stderr io.Writer) int {
 		}
 	}
 	fsys := recipe.ConfinedFS(lr.Roots)
-	values, err := render.Values(lr.File, f.params, fsys, ask)
+	values, err := render.Values(lr.File, f.Params, fsys, ask)
 	if err != nil {
 		var missing *render.MissingError
 		if errors.As(err, &missing) {

@@ -145,7 +145,7 @@ func (e serverEditor) BeginProgress(ctx context.Context, token, title string) Pr
 }
 
 // Files reads open buffers first (unsaved text), the disk otherwise.
-func (e serverEditor) Files() recipe.FS { return overlayFS{e.s} }
+func (e serverEditor) Files() recipe.FS { return overlayFS(e) }
 
 // Range converts a byte range of text indexed by lines to the client's positions (caps.UTF8: UTF-8 bytes).
 func Range(lines *source.LineIndex, r source.Range, utf8 bool) protocol.Range {

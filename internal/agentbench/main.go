@@ -57,7 +57,7 @@ func main() {
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + root, "GOOSE_PATH_ROOT=" + filepath.Join(root, "goose"),
 		"GOOSE_PROVIDER=openai", "GOOSE_MODEL=gpt-4o", "OPENAI_API_KEY=sk-bench-0001", "OPENAI_HOST=" + srv.URL}
 	commands := map[string][]string{
-		"goose-ls run": {*goose, "run", "--no-session", "--prompt", "say done"},
+		"goose-ls run":       {*goose, "run", "--no-session", "--prompt", "say done"},
 		"goose-ls-agent run": {*agentBin, "run", "--no-session", "--prompt", "say done"},
 		"minagent":           {*minimal, "say done"},
 	}

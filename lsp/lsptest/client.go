@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"sync"
 	"testing"
@@ -23,7 +24,7 @@ import (
 type Client struct {
 	t     testing.TB
 	Conn  jsonrpc2.Conn
-	Raw   net.Conn // the client's end, for writing malformed frames
+	Raw   io.ReadWriteCloser // the client's end, for writing malformed frames
 	mu    sync.Mutex
 	diags map[protocol.DocumentURI]protocol.PublishDiagnosticsParams
 	cond  *sync.Cond
@@ -47,11 +48,20 @@ func New(t testing.TB) *Client {
 func NewWith(t testing.TB, opts lsp.Options) *Client {
 	t.Helper()
 	serverEnd, clientEnd := net.Pipe()
-	c := &Client{t: t, Raw: clientEnd, diags: map[protocol.DocumentURI]protocol.PublishDiagnosticsParams{}, ExitCode: make(chan int, 1)}
-	c.cond = sync.NewCond(&c.mu)
+	c := Connect(t, clientEnd)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { c.ExitCode <- lsp.Serve(ctx, serverEnd, withAgent(opts)) }()
-	c.Conn = jsonrpc2.NewConn(jsonrpc2.NewStream(clientEnd))
+	t.Cleanup(cancel)
+	return c
+}
+
+// Connect is a client on a connection to a server elsewhere (e.g. a goose-ls process's stdin and stdout).
+func Connect(t testing.TB, conn io.ReadWriteCloser) *Client {
+	t.Helper()
+	c := &Client{t: t, Raw: conn, diags: map[protocol.DocumentURI]protocol.PublishDiagnosticsParams{}, ExitCode: make(chan int, 1)}
+	c.cond = sync.NewCond(&c.mu)
+	ctx, cancel := context.WithCancel(context.Background())
+	c.Conn = jsonrpc2.NewConn(jsonrpc2.NewStream(conn))
 	c.Conn.Go(ctx, c.handle)
 	t.Cleanup(func() {
 		cancel()

@@ -40,6 +40,10 @@ type Relay struct {
 	conn     jsonrpc2.Conn // nil until the first command, and again after the agent process ended
 	closed   bool
 	progress map[string]lsp.Progress // the runs' work-done progress by token
+	// running are the runs the agent process started and has not reported done, in start order
+	running []string
+	// doneEarly are runs reported done before the reply that started them arrived
+	doneEarly map[string]bool
 }
 
 // errNoAgent answers a command when the agent process cannot start.
@@ -67,12 +71,13 @@ func (r *Relay) connect() (jsonrpc2.Conn, error) {
 	go func() {
 		<-conn.Done()
 		r.mu.Lock()
+		closing := r.closed
 		if r.conn == conn {
 			r.conn = nil
 		}
 		r.mu.Unlock()
-		if err := conn.Err(); err != nil && !errors.Is(err, io.EOF) {
-			slog.Warn("lsp: the agent process ended", "error", err)
+		if !closing {
+			r.agentEnded(conn.Err())
 		}
 	}()
 	return conn, nil
@@ -85,7 +90,22 @@ func (r *Relay) Execute(ctx context.Context, command string, arg json.RawMessage
 		return nil, errNoAgent(err)
 	}
 	var res json.RawMessage
-	if _, err := conn.Call(ctx, MethodExecute, ExecuteParams{Command: command, Arg: arg}, &res); err != nil {
+	_, err = conn.Call(ctx, MethodExecute, ExecuteParams{Command: command, Arg: arg}, &res)
+	if err == nil {
+		var started struct {
+			RunID string `json:"runId"`
+		}
+		if json.Unmarshal(res, &started) == nil && started.RunID != "" && command != "goose.cancel" {
+			r.mu.Lock()
+			if r.doneEarly[started.RunID] {
+				delete(r.doneEarly, started.RunID)
+			} else {
+				r.running = append(r.running, started.RunID)
+			}
+			r.mu.Unlock()
+		}
+	}
+	if err != nil {
 		var rpcErr *jsonrpc2.Error
 		if errors.As(err, &rpcErr) {
 			return nil, rpcErr
@@ -162,6 +182,9 @@ func (r *Relay) serve(ctx context.Context, method string, params json.RawMessage
 		if err := json.Unmarshal(params, &p); err != nil {
 			return nil, err
 		}
+		if p.Method == "goose/runEvent" {
+			r.noteRunEvent(p.Params)
+		}
 		ed.Notify(ctx, p.Method, p.Params)
 		return nil, nil
 	case methodBuffer:
@@ -227,5 +250,56 @@ func handler(fn func(ctx context.Context, method string, params json.RawMessage)
 			_ = reply(ctx, res, err)
 		}()
 		return nil
+	}
+}
+
+// noteRunEvent forgets a run once the agent reports it done.
+func (r *Relay) noteRunEvent(params json.RawMessage) {
+	var e struct {
+		RunID string `json:"runId"`
+		Kind  string `json:"kind"`
+		Agent string `json:"agent"`
+	}
+	if json.Unmarshal(params, &e) != nil || e.Kind != "done" || e.Agent != "" {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, id := range r.running {
+		if id == e.RunID {
+			r.running = append(r.running[:i], r.running[i+1:]...)
+			return
+		}
+	}
+	if r.doneEarly == nil {
+		r.doneEarly = map[string]bool{}
+	}
+	r.doneEarly[e.RunID] = true // the reply that started it is still on its way
+}
+
+// agentEnded reports the end of an agent process the server did not close (it crashed or was killed):
+// each unfinished run gets an error and a failed done event, and its progress ends, so no editor waits
+// on it; the next agent command starts a new agent process.
+func (r *Relay) agentEnded(err error) {
+	why := "the goose agent process ended"
+	if err != nil && !errors.Is(err, io.EOF) {
+		why += ": " + err.Error()
+	}
+	slog.Warn("lsp: " + why)
+	r.mu.Lock()
+	runs := r.running
+	progress := r.progress
+	r.running, r.progress = nil, map[string]lsp.Progress{}
+	r.mu.Unlock()
+	ctx := context.Background()
+	for _, id := range runs {
+		r.ed.Notify(ctx, "goose/runEvent", map[string]any{"runId": id, "agent": "", "kind": "error", "text": why})
+		r.ed.Notify(ctx, "goose/runEvent", map[string]any{"runId": id, "agent": "", "kind": "done", "status": "failed"})
+	}
+	for _, p := range progress {
+		p.End("failed")
+	}
+	if len(runs) > 0 {
+		r.ed.LogMessage(1, fmt.Sprintf("goose: %s; %d run(s) stopped", why, len(runs)))
 	}
 }

@@ -59,7 +59,7 @@ func (e *recordingEditor) LogMessage(typ int, msg string) {
 	e.Notify(context.Background(), "window/logMessage", map[string]any{"type": typ, "message": msg})
 }
 func (e *recordingEditor) BeginProgress(context.Context, string, string) lsp.Progress { return nil }
-func (e *recordingEditor) Files() recipe.FS                                         { return nil }
+func (e *recordingEditor) Files() recipe.FS                                           { return nil }
 
 // await waits for n notifications.
 func (e *recordingEditor) await(t *testing.T, n int) []string {

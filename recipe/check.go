@@ -44,6 +44,9 @@ type Options struct {
 	// OpenRoots keeps the folders the check reads from open across the checks of one short job
 	// (`goose-ls check DIR`; see OpenRoots: never for longer). nil: each check opens and closes its own.
 	OpenRoots *OpenRoots
+	// ShareChildInfo lets a successful check hand the file's sub-recipe summary to the process-wide
+	// cache (childcache.go), so a parent checked later in the same job does not parse this file again.
+	ShareChildInfo bool
 
 	// sequential keeps the template stage on the caller's goroutine (tests compare both ways).
 	sequential bool
@@ -99,6 +102,7 @@ type File struct {
 	cache        *Cache
 	ctx          context.Context
 	stopped      bool     // CHECK-STOPPED was reported
+	yamlPatched  bool     // parseYAML parsed a patched copy of the text (yamlpatch.go)
 	roots        []string // Options.Roots (fs.go: readRoots)
 }
 
@@ -200,6 +204,9 @@ func Check(path string, text []byte, opts *Options) *File {
 	}
 	if f.Tree == nil || !f.stage(ctx, "model", func() { f.Recipe = buildRecipe(f.Tree) }) || !join() || f.Recipe == nil {
 		return f
+	}
+	if opts.ShareChildInfo {
+		f.shareChildInfo(body)
 	}
 	stages := []struct {
 		name string

@@ -92,7 +92,11 @@ func parseChildInfo(data []byte) (*ChildInfo, error) {
 	if root == nil || root.Kind != yamltree.Map || root.Get("title") == nil {
 		return nil, errNotRecipe
 	}
-	r := buildRecipe(root)
+	return summarizeChild(buildRecipe(root)), nil
+}
+
+// summarizeChild is what a parent needs of a sub-recipe's model (strings only: no ranges, no nodes).
+func summarizeChild(r *Recipe) *ChildInfo {
 	info := &ChildInfo{}
 	info.Title, _ = scalarText(r.Title)
 	info.Description, _ = scalarText(r.Description)
@@ -100,7 +104,7 @@ func parseChildInfo(data []byte) (*ChildInfo, error) {
 		info.Parameters = append(info.Parameters, ChildParameter{Key: p.Key, InputType: p.InputType,
 			Requirement: p.Requirement, Description: p.Description, HasDefault: p.Default != nil})
 	}
-	return info, nil
+	return info
 }
 
 // childReadProblem is the diagnostic for a sub-recipe that was not read or is not a recipe; it names the

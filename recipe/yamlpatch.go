@@ -23,6 +23,7 @@ const maxPatches = 200
 func (f *File) parseYAML(text string, mapBack func(int) int) (*yamltree.Document, error) {
 	buf := []byte(text)
 	for i := 0; ; i++ {
+		f.yamlPatched = i > 0
 		li := source.NewLineIndex(buf)
 		doc, err := yamltree.ParseCached(li, f.cache.yamlCache())
 		if i >= maxPatches {

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -82,14 +84,18 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	go schema.Load() // compile the schema while the files are read and parsed (the schema stage waits for it)
 	results, ioErr := collectAndCheck(fl.Args(), stderr, roots, *desktop)
+	out := bufio.NewWriterSize(stdout, 64<<10) // one write per 64 KiB, not one per diagnostic
 	var err error
 	switch *format {
 	case "json":
-		err = writeJSON(stdout, results)
+		err = writeJSON(out, results)
 	case "sarif":
-		err = writeSARIF(stdout, results)
+		err = writeSARIF(out, results)
 	default:
-		err = writeText(stdout, results)
+		err = writeText(out, results)
+	}
+	if ferr := out.Flush(); err == nil {
+		err = ferr
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "goose-ls check:", err)
@@ -219,9 +225,14 @@ func symlinkedDirOutside(dir, p string) bool {
 }
 
 // collectAndCheck checks the targets of args while they are still being found (the walk reads files on
-// this goroutine, the checks run on GOMAXPROCS others) and returns the results sorted by path.
+// this goroutine, the checks run on GOMAXPROCS others) and returns the results sorted by path. Recipes
+// that name sub-recipes are checked last, largest first: the checks before them leave each file's
+// sub-recipe summary in the process-wide cache (Options.ShareChildInfo), so a parent reads its children
+// without parsing them again, and the largest checks do not end the run on one core. The order of
+// the checks changes no result (shareChildInfo shares only what the parent would compute itself).
 func collectAndCheck(args []string, stderr io.Writer, extraRoots []string, desktop bool) ([]checkedFile, bool) {
-	next := make(chan checkTarget, 64)
+	leaves := make(chan checkTarget, 64)
+	parents := make(chan checkTarget, 64)
 	// the folders the walk and the checks read from stay open until every check is done (one short run)
 	opened := recipe.NewOpenRoots()
 	defer opened.Close()
@@ -232,20 +243,45 @@ func collectAndCheck(args []string, stderr io.Writer, extraRoots []string, deskt
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for t := range next {
-				r := checkOne(t, extraRoots, desktop, opened)
-				mu.Lock()
-				results = append(results, r)
-				mu.Unlock()
+			for _, queue := range []chan checkTarget{leaves, parents} {
+				for t := range queue {
+					r := checkOne(t, extraRoots, desktop, opened)
+					mu.Lock()
+					results = append(results, r)
+					mu.Unlock()
+				}
 			}
 		}()
 	}
-	failed := walkTargets(args, stderr, opened, func(t checkTarget) { next <- t })
-	close(next)
+	var deferred []checkTarget
+	deferredBytes := 0
+	failed := walkTargets(args, stderr, opened, func(t checkTarget) {
+		// parents wait in memory for the walk's end, up to a bound; past it they are checked at once
+		if namesSubRecipes(t.data) && deferredBytes+len(t.data) <= maxDeferredBytes {
+			deferred = append(deferred, t)
+			deferredBytes += len(t.data)
+			return
+		}
+		leaves <- t
+	})
+	close(leaves)
+	sort.SliceStable(deferred, func(i, j int) bool { return len(deferred[i].data) > len(deferred[j].data) })
+	for _, t := range deferred {
+		parents <- t
+	}
+	close(parents)
 	wg.Wait()
 	sort.SliceStable(results, func(i, j int) bool { return results[i].Path < results[j].Path })
 	return results, failed
 }
+
+// maxDeferredBytes bounds the text of the parents held back until the walk ends (a folder of hostile
+// files must not be held whole).
+const maxDeferredBytes = 16 << 20
+
+// namesSubRecipes reports whether a recipe's text may name sub-recipes (a cheap over-approximation: the
+// key anywhere in the text).
+func namesSubRecipes(data []byte) bool { return bytes.Contains(data, []byte("sub_recipes")) }
 
 // checkOne checks one target; it may read files inside its root and the --root folders.
 func checkOne(t checkTarget, extraRoots []string, desktop bool, opened *recipe.OpenRoots) checkedFile {
@@ -257,7 +293,7 @@ func checkOne(t checkTarget, extraRoots []string, desktop bool, opened *recipe.O
 		}
 	}
 	roots := append([]string{t.root}, extraRoots...)
-	f := recipe.Check(abs, t.data, &recipe.Options{Roots: roots, DesktopHints: desktop, OpenRoots: opened})
+	f := recipe.Check(abs, t.data, &recipe.Options{Roots: roots, DesktopHints: desktop, OpenRoots: opened, ShareChildInfo: true})
 	// the reports need the diagnostics and the line index only: the tree, template and model of every
 	// file checked are left to the collector instead of being held until the last file is done
 	return checkedFile{Path: t.path, File: &recipe.File{Path: t.path, Text: f.Text, Lines: f.Lines, Diags: f.Diags}}

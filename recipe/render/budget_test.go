@@ -21,7 +21,8 @@ func TestRenderBudget(t *testing.T) {
 		{"a value doubled past the cap", doubling + "{{ x }}", "template evaluation stopped: a value would exceed 1 MiB"},
 		{"a huge repetition", `{{ target * 4611686018427387904 }}`, "template evaluation stopped: a value would exceed 1 MiB"},
 		{"nested loops", `{% for a in range(10000) %}{% for b in range(10000) %}{% endfor %}{% endfor %}`, "template evaluation stopped: more than"},
-		{"integer overflow", `{{ 9223372036854775807 + 1 }}`, "invalid operation: unable to calculate 9223372036854775807 + 1"},
+		// minijinja's integers are i128
+		{"integer overflow", `{{ 170141183460469231731687303715884105727 + 1 }}`, "invalid operation: unable to calculate 170141183460469231731687303715884105727 + 1"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

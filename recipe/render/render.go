@@ -83,7 +83,9 @@ func Values(f *recipe.File, given map[string]string, fsys recipe.FS, ask Asker) 
 	return out, nil
 }
 
-var emptyQuotes = regexp.MustCompile(`:\s*""`)
+// emptyQuotes is goose's `:\s*""`, which it rewrites to a pair of single quotes before the run-time render;
+// Rust's `\s` is Unicode's White_Space and RE2's only ASCII, so the class spells Unicode's out (U+2028, NEL, …).
+var emptyQuotes = regexp.MustCompile(`:[\t-\r \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}]*""`)
 
 // Render renders the recipe text with values under strict undefined behaviour, as `goose run` does.
 func Render(f *recipe.File, values map[string]string, fsys recipe.FS) (string, error) {

@@ -170,3 +170,21 @@ func TestRenderSyntaxErrorNamesItsLine(t *testing.T) {
 		t.Fatalf("got %v\nwant %s", err, want)
 	}
 }
+
+// goose rewrites `:\s*""` to a pair of single quotes before the run-time render, with Rust's Unicode `\s`
+// (mj-oracle: a U+2029 before the quotes is rewritten too); ASCII-only `\s` would leave it.
+func TestEmptyQuotesUnicodeSpace(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"a: \u2029\"\"\n", "a: ''"},
+		{"a:\u00a0\"\"\n", "a: ''"},
+		{"a:\v\"\"\n", "a: ''"},
+		{"a: \"\"\n", "a: ''"},
+		{"a: x\"\"\n", "a: x\"\""},
+	} {
+		f := recipe.Check("recipe.yaml", []byte(c.text), &recipe.Options{NoSubRecipes: true})
+		out, err := Render(f, map[string]string{}, nil)
+		if err != nil || out != c.want {
+			t.Errorf("%q: got %q, %v; want %q", c.text, out, err, c.want)
+		}
+	}
+}

@@ -46,12 +46,17 @@ func (ec *evalCtx) arith(e *Binary, l, r Value) (Value, error) {
 		return bad()
 	}
 	if l.kind != KindFloat && r.kind != KindFloat && e.Op != "/" {
-		v, err := ec.intArith(e, l.asInt(), r.asInt())
-		if err != nil && (l.kind == KindBool || r.kind == KindBool) {
-			// minijinja's message prints the operands as they were (`false ** -1`)
-			return Value{}, ec.fail(e.R, "invalid operation: unable to calculate %s %s %s", l.String(), e.Op, r.String())
+		if l.wide == nil && r.wide == nil {
+			if v, ok := intArith(e.Op, l.asInt(), r.asInt()); ok {
+				return v, nil
+			}
 		}
-		return v, err
+		// past 64 bits (or where int64 has no answer) minijinja's i128 decides
+		if n, ok := wideArith(e.Op, l.bigOf(), r.bigOf()); ok {
+			return wideValue(n), nil
+		}
+		// minijinja's message prints the operands as they were (`false ** -1`)
+		return Value{}, ec.fail(e.R, "invalid operation: unable to calculate %s %s %s", l.String(), e.Op, r.String())
 	}
 	x, _ := l.asFloat()
 	y, _ := r.asFloat()
@@ -65,7 +70,7 @@ func (ec *evalCtx) arith(e *Binary, l, r Value) (Value, error) {
 	case "/":
 		return FloatValue(x / y), nil
 	case "//":
-		return FloatValue(math.Floor(x / y)), nil
+		return FloatValue(floatFloorDiv(x, y)), nil
 	case "%":
 		return FloatValue(math.Mod(x, y)), nil
 	case "**":
@@ -89,6 +94,9 @@ func repeatsSequence(l, r Value) bool {
 func repeatCount(n Value) int64 {
 	switch n.kind {
 	case KindInt:
+		if n.wide != nil {
+			return -1 // not a usize
+		}
 		return max(n.i, -1)
 	case KindBool:
 		return n.asInt()
@@ -109,6 +117,29 @@ func (v Value) asInt() int64 {
 		return 0
 	}
 	return v.i
+}
+
+// asI128 is minijinja's `i128::try_from` of a value: an integer, a bool, or a float that survives Rust's
+// saturating `as i64` round trip (`2.0` yes, `2.5`, NaN and `1e20` no).
+func (v Value) asI128() (int64, bool) {
+	switch v.kind {
+	case KindInt, KindBool:
+		return v.asInt(), true
+	case KindFloat:
+		var n int64
+		switch {
+		case math.IsNaN(v.f):
+			return 0, false
+		case v.f >= math.MaxInt64:
+			n = math.MaxInt64
+		case v.f <= math.MinInt64:
+			n = math.MinInt64
+		default:
+			n = int64(v.f)
+		}
+		return n, float64(n) == v.f
+	}
+	return 0, false
 }
 
 // repeat is `s * n` / `list * n` (either order); a negative count is minijinja's error.
@@ -147,53 +178,57 @@ func (ec *evalCtx) repeat(e *Binary, v Value, n int64) (Value, error) {
 // intArith is integer arithmetic that reports minijinja's "unable to calculate" instead of wrapping or
 // panicking. minijinja widens to i128 where goose-ls stays within int64, so results between 2^63 and 2^127
 // are an error here and a number there.
-func (ec *evalCtx) intArith(e *Binary, a, b int64) (Value, error) {
-	failed := func() (Value, error) {
-		return Value{}, ec.fail(e.R, "invalid operation: unable to calculate %d %s %d", a, e.Op, b)
-	}
-	switch e.Op {
+// intArith is integer arithmetic in int64; ok is false where int64 has no answer (overflow, a zero
+// divisor, a negative exponent), which wideArith then decides. `//` and `%` are Euclidean, as minijinja's.
+func intArith(op string, a, b int64) (Value, bool) {
+	switch op {
 	case "+":
 		s := a + b
 		if (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0) {
-			return failed()
+			return Value{}, false
 		}
-		return IntValue(s), nil
+		return IntValue(s), true
 	case "-":
 		d := a - b
 		if (a >= 0) != (b >= 0) && (d >= 0) != (a >= 0) {
-			return failed()
+			return Value{}, false
 		}
-		return IntValue(d), nil
+		return IntValue(d), true
 	case "*":
 		p, ok := mulInt64(a, b)
-		if !ok {
-			return failed()
-		}
-		return IntValue(p), nil
+		return IntValue(p), ok
 	case "//":
 		if b == 0 || (a == math.MinInt64 && b == -1) {
-			return failed()
+			return Value{}, false
 		}
-		q := a / b
-		if (a%b != 0) && ((a < 0) != (b < 0)) {
-			q--
+		q, m := a/b, a%b
+		if m < 0 {
+			if b > 0 {
+				q--
+			} else {
+				q++
+			}
 		}
-		return IntValue(q), nil
+		return IntValue(q), true
 	case "%":
 		if b == 0 {
-			return failed()
+			return Value{}, false
 		}
 		if b == -1 {
-			return IntValue(0), nil
+			return IntValue(0), true
 		}
 		m := a % b
-		if m != 0 && ((m < 0) != (b < 0)) {
-			m += b
+		if m < 0 {
+			if b < 0 {
+				m -= b
+			} else {
+				m += b
+			}
 		}
-		return IntValue(m), nil
+		return IntValue(m), true
 	case "**":
 		if b < 0 {
-			return failed()
+			return Value{}, false
 		}
 		res := int64(1)
 		base := a
@@ -201,18 +236,18 @@ func (ec *evalCtx) intArith(e *Binary, a, b int64) (Value, error) {
 			var ok bool
 			if exp&1 == 1 {
 				if res, ok = mulInt64(res, base); !ok {
-					return failed()
+					return Value{}, false
 				}
 			}
 			if exp > 1 {
 				if base, ok = mulInt64(base, base); !ok {
-					return failed()
+					return Value{}, false
 				}
 			}
 		}
-		return IntValue(res), nil
+		return IntValue(res), true
 	}
-	return Value{}, ec.fail(e.R, "invalid operation: tried to use %s operator on unsupported types number and number", e.Op)
+	return Value{}, false
 }
 
 // mulInt64 is a*b and whether it fits in an int64.

@@ -25,9 +25,20 @@ func TestArithmeticMatchesMinijinja(t *testing.T) {
 		{`{{ [1] * -1 }}`, "", "invalid operation: sequences and iterables can only be multiplied with integers"},
 		{`{{ range(1, 10, 0) }}`, "", "invalid operation: cannot create range with step of 0"},
 		{`{{ range(1000000) }}`, "", "invalid operation: range has too many elements"},
-		// minijinja widens to i128 here; goose-ls stays in int64 and says so instead of wrapping
-		{`{{ 9223372036854775807 + 1 }}`, "", "invalid operation: unable to calculate 9223372036854775807 + 1"},
-		{`{{ -(-9223372036854775807 - 1) }}`, "", "invalid operation: unable to calculate -(-9223372036854775808)"},
+		// minijinja computes integers in i128 (literals up to 128 bits), `//` and `%` Euclidean
+		{`{{ 9223372036854775807 + 1 }}`, "9223372036854775808", ""},
+		{`{{ -(-9223372036854775807 - 1) }}`, "9223372036854775808", ""},
+		{`{{ 7 ** 31 }}|{{ 2 ** 126 }}|{{ 99999999999999999999 }}`, "157775382034845806615042743|85070591730234615865843651857942052864|99999999999999999999", ""},
+		{`{{ 2 ** 127 }}`, "", "invalid operation: unable to calculate 2 ** 127"},
+		{`{{ 2 ** 4294967296 }}`, "", "invalid operation: unable to calculate 2 ** 4294967296"},
+		{`{{ 170141183460469231731687303715884105727 + 1 }}`, "", "invalid operation: unable to calculate 170141183460469231731687303715884105727 + 1"},
+		{`{{ -(-170141183460469231731687303715884105727 - 1) }}`, "", "invalid operation: overflow"},
+		{`{{ (-170141183460469231731687303715884105727 - 1)|abs }}`, "", "invalid operation: overflow on abs"},
+		{`{{ 7 // -2 }}|{{ 7 % -2 }}|{{ -7 // -2 }}|{{ -7 % -2 }}|{{ 7.0 // -2 }}|{{ -7.5 // -2 }}`, "-3|1|4|1|-3.0|4.0", ""},
+		{`{{ 18446744073709551616 is odd }}|{{ 18446744073709551616 is divisibleby(2) }}|{{ [18446744073709551616, 1]|sum }}|{{ 1e20|int }}`, "false|true|18446744073709551617|100000000000000000000", ""},
+		{`{{ 'a' * 18446744073709551616 }}`, "", "invalid operation: strings can only be multiplied with integers"},
+		// floats print as Rust prints them: no exponent alone, the shortest exponent form inside a list
+		{`{{ 1e20 }}|{{ 1e-7 }}|{{ [1e20, 1e-7, 2.5e-5, 1e16, 0.0001] }}|{{ 1e20|pprint }}`, "100000000000000000000.0|0.0000001|[1e20, 1e-7, 2.5e-5, 1e16, 0.0001]|1e20", ""},
 	}
 	for _, c := range cases {
 		tpl, err := Parse("recipe", c.src)

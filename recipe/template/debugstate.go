@@ -47,13 +47,15 @@ func (ec *evalCtx) debugState() string {
 	b.WriteString("        },\n")
 	writeDebugNames(&b, "tests", TestNames())
 	writeDebugNames(&b, "filters", FilterNames())
-	templates := []string{"recipe"}
+	// minijinja lists the templates its loader loaded (in its hash map's order, which changes from run to
+	// run; goose-ls keeps load order), then the recipe, which goose added itself
+	var templates []string
 	for _, t := range ec.loaded {
-		if !containsString(templates, t.Name) {
+		if t.Name != "recipe" && !containsString(templates, t.Name) {
 			templates = append(templates, t.Name)
 		}
 	}
-	sort.Strings(templates)
+	templates = append(templates, "recipe")
 	writeDebugNames(&b, "templates", templates)
 	b.WriteString("    },\n}")
 	return b.String()
@@ -112,6 +114,8 @@ func writeDebugValue(b *strings.Builder, v Value, level int) {
 		b.WriteString("undefined")
 	case KindString:
 		b.WriteString(rustQuote(v.s))
+	case KindFloat:
+		b.WriteString(formatFloatDebug(v.f))
 	case KindSeq:
 		if v.iter == iterUnsized {
 			b.WriteString("<iterator>")

@@ -112,6 +112,31 @@ type evalCtx struct {
 	outLimit int
 	// block is the name of the block being rendered ("" outside blocks), for debug().
 	block string
+	// outStack is minijinja's capture stack: the outputs a capture or `{% extends %}` put aside.
+	outStack []outFrame
+}
+
+// outFrame is an output put aside by a capture (a set or filter block, an include, super()) or, with
+// discard, by `{% extends %}` (minijinja's discarding capture).
+type outFrame struct {
+	out     *strings.Builder
+	segs    []Segment
+	limit   int
+	discard bool
+}
+
+// pushOut puts the current output aside and starts an empty one.
+func (ec *evalCtx) pushOut(discard bool) {
+	ec.outStack = append(ec.outStack, outFrame{out: ec.out, segs: ec.segs, limit: ec.outLimit, discard: discard})
+	ec.out = &strings.Builder{}
+}
+
+// restoreOut makes the frame at depth the current output again and drops it and every frame above it.
+func (ec *evalCtx) restoreOut(depth int) (discard bool) {
+	f := ec.outStack[depth]
+	ec.outStack = ec.outStack[:depth]
+	ec.out, ec.segs, ec.outLimit = f.out, f.segs, f.limit
+	return f.discard
 }
 
 // Render renders t with the given context values.
@@ -242,12 +267,10 @@ func (ec *evalCtx) stmt(s Stmt) error {
 		}
 		return ec.assign(s.Target, v)
 	case *SetBlock:
-		text, err := ec.capture(s.Body)
+		v, err := ec.capture(s.Body)
 		if err != nil {
 			return err
 		}
-		v := StringValue(text)
-		v.safe = ec.autoescape // minijinja captures escaped output as safe text
 		if s.Filter != nil {
 			if v, err = ec.applyFilterChain(s.Filter, v); err != nil {
 				return err
@@ -288,20 +311,23 @@ func (ec *evalCtx) stmt(s Stmt) error {
 	case *Import:
 		return ec.importModule(s)
 	case *FilterBlock:
-		text, err := ec.capture(s.Body)
+		captured, err := ec.capture(s.Body)
 		if err != nil {
 			return err
 		}
-		v, err := ec.applyFilterChain(s.Filter, StringValue(text))
+		v, err := ec.applyFilterChain(s.Filter, captured)
 		if err != nil {
 			return err
 		}
 		if ec.strictUndefined(v) {
 			return ec.fail(s.R, "undefined value") // the block's result is printed
 		}
-		text, err = ec.toString(s.R, v)
+		text, err := ec.toString(s.R, v)
 		if err != nil {
 			return err
+		}
+		if ec.autoescape && !v.safe { // the block's result is printed as `{{ }}` prints
+			text = htmlEscaper.Replace(text)
 		}
 		return ec.write(text, s.R.Start, false)
 	case *Do:
@@ -324,17 +350,34 @@ func (ec *evalCtx) stmt(s Stmt) error {
 	return nil
 }
 
-func (ec *evalCtx) capture(body []Stmt) (string, error) {
-	return ec.captureFn(func() error { return ec.stmts(body) })
+// capture renders body into a value; an `{% extends %}` inside makes it undefined, as in minijinja (see
+// captureFn).
+func (ec *evalCtx) capture(body []Stmt) (Value, error) {
+	text, discarded, err := ec.captureFn(func() error { return ec.stmts(body) })
+	if discarded {
+		return Value{}, err
+	}
+	v := StringValue(text)
+	v.safe = ec.autoescape // minijinja captures escaped output as safe text
+	return v, err
 }
 
-func (ec *evalCtx) captureFn(fn func() error) (string, error) {
-	saved, savedSegs, savedLimit := ec.out, ec.segs, ec.outLimit
-	ec.out, ec.outLimit = &strings.Builder{}, min(ec.outLimit, ec.b.maxBytes)
-	err := fn()
-	text := ec.out.String()
-	ec.out, ec.segs, ec.outLimit = saved, savedSegs, savedLimit
-	return text, err
+// captureFn runs fn with its output captured. Like minijinja's, the end of a capture pops the top of the
+// capture stack: after an `{% extends %}` inside fn that is the extends tag's discarding capture
+// (discarded is true, the text is not the capture's), and the output goes on into this capture's
+// buffer, which nothing reads, until the template's end pops it.
+func (ec *evalCtx) captureFn(fn func() error) (text string, discarded bool, err error) {
+	depth := len(ec.outStack)
+	limit := min(ec.outLimit, ec.b.maxBytes)
+	ec.pushOut(false)
+	ec.outLimit = limit
+	err = fn()
+	text = ec.out.String()
+	if err != nil {
+		ec.restoreOut(depth) // the render stops: back to where the capture started
+		return text, false, err
+	}
+	return text, ec.restoreOut(len(ec.outStack) - 1), nil
 }
 
 func (ec *evalCtx) assign(target Expr, v Value) error {
@@ -389,9 +432,6 @@ func (ec *evalCtx) truthy(e Expr) (bool, error) {
 func (ec *evalCtx) iterate(e Expr, v Value) ([]Value, error) {
 	switch v.kind {
 	case KindSeq:
-		if v.iter != iterNone && v.s != "" {
-			return nil, ec.fail(e.Span(), "%s", v.s)
-		}
 		return v.seq, nil
 	case KindMap:
 		items := make([]Value, len(v.m.Keys))
@@ -432,6 +472,9 @@ func (ec *evalCtx) forLoop(s *For) error {
 		var kept []Value
 		scratch := newFrame()
 		for _, it := range items {
+			if it.kind == KindInvalid {
+				return ec.fail(s.Iter.Span(), "%s", it.s)
+			}
 			scratch.reset()
 			ec.push(scratch)
 			if err := ec.assign(s.Target, it); err != nil {
@@ -458,6 +501,10 @@ func (ec *evalCtx) forLoop(s *For) error {
 	for i, it := range items {
 		if err := ec.work(s.R, loopIterationSteps); err != nil {
 			return err
+		}
+		if it.kind == KindInvalid {
+			// minijinja validates each item as the loop reaches it
+			return ec.fail(s.Iter.Span(), "%s", it.s)
 		}
 		if !needLoop {
 			iterFrame.reset()

@@ -4,6 +4,7 @@ package template
 
 import (
 	"math"
+	"math/big"
 	"strings"
 )
 
@@ -13,7 +14,7 @@ func (ec *evalCtx) eval(e Expr) (Value, error) {
 	}
 	switch e := e.(type) {
 	case *Name:
-		return ec.lookup(e.Name), nil
+		return ec.valid(e.R, ec.lookup(e.Name), nil)
 	case *Const:
 		return e.Value, nil
 	case *List:
@@ -40,7 +41,8 @@ func (ec *evalCtx) eval(e Expr) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		return ec.getAttr(e.R, obj, StringValue(e.Name))
+		v, err := ec.getAttr(e.R, obj, StringValue(e.Name))
+		return ec.valid(e.R, v, err)
 	case *GetItem:
 		obj, err := ec.eval(e.Expr)
 		if err != nil {
@@ -50,7 +52,8 @@ func (ec *evalCtx) eval(e Expr) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		return ec.getAttr(e.R, obj, idx)
+		v, err := ec.getAttr(e.R, obj, idx)
+		return ec.valid(e.R, v, err)
 	case *Slice:
 		return ec.slice(e)
 	case *Call:
@@ -85,10 +88,14 @@ func (ec *evalCtx) eval(e Expr) (Value, error) {
 		case "-":
 			switch v.kind {
 			case KindInt:
-				if v.i == math.MinInt64 {
-					return Value{}, ec.fail(e.R, "invalid operation: unable to calculate -(%d)", v.i)
+				if v.wide == nil && v.i != math.MinInt64 {
+					return IntValue(-v.i), nil
 				}
-				return IntValue(-v.i), nil
+				// minijinja negates in i128
+				if n := new(big.Int).Neg(v.bigOf()); fitsI128(v.bigOf()) && fitsI128(n) {
+					return wideValue(n), nil
+				}
+				return Value{}, ec.fail(e.R, "invalid operation: overflow")
 			case KindFloat:
 				return FloatValue(-v.f), nil
 			}
@@ -220,6 +227,10 @@ func (ec *evalCtx) slice(e *Slice) (Value, error) {
 		}
 		given[i] = bounds[i].kind != KindNone
 	}
+	if obj.kind == KindUndefined && ec.strictUndefined(obj) {
+		// minijinja's strict check of what is sliced comes before the bounds are converted
+		return Value{}, ec.fail(e.R, "undefined value")
+	}
 	var idx [3]int
 	for i := range bounds {
 		if given[i] {
@@ -310,11 +321,19 @@ func (ec *evalCtx) call(e *Call) (Value, error) {
 		return Value{}, err
 	}
 	if callee.kind != KindFunc {
+		// minijinja evaluates the arguments before it finds out that there is nothing to call
+		if _, _, err := ec.evalArgs(e.Args, e.Kwargs); err != nil {
+			return Value{}, err
+		}
 		if n, ok := e.Callee.(*Name); ok && callee.kind == KindUndefined && !ec.bound(n.Name) {
 			if n.Name == "super" {
 				return Value{}, ec.fail(e.R, "invalid operation: cannot super outside of block")
 			}
 			return Value{}, ec.fail(e.R, "unknown function: %s is unknown", n.Name)
+		}
+		if callee.kind == KindSeq || callee.kind == KindMap {
+			// minijinja's objects (lists, maps, iterators) refuse a call with their own words
+			return Value{}, ec.fail(e.R, "invalid operation: object is not callable")
 		}
 		return Value{}, ec.fail(e.R, "invalid operation: value of type %s is not callable", callee.typeName())
 	}
@@ -336,6 +355,9 @@ func (ec *evalCtx) call(e *Call) (Value, error) {
 // straight into the output where it is called and the call's value is empty (`{{ self.b() | upper }}`
 // prints the block as it is); a template without the block fails with "unknown block".
 func (ec *evalCtx) selfBlock(r Range, name string) (Value, error) {
+	if ec.inh != nil && ec.inh.parent != nil {
+		return StringValue(""), nil // after `{% extends %}` minijinja skips the call (its output is discarded)
+	}
 	if len(ec.blocks[name]) == 0 {
 		return Value{}, ec.fail(r, "unknown block: block '%s' not found", name)
 	}
@@ -369,6 +391,10 @@ func (ec *evalCtx) callee(e *Call) (Value, error) {
 		if l := obj.m.loop; l != nil && ga.Name == "changed" {
 			return Value{kind: KindFunc, fn: l.changedCall}, nil
 		}
+	}
+	// minijinja looks the method up after it has evaluated the arguments
+	if _, _, err := ec.evalArgs(e.Args, e.Kwargs); err != nil {
+		return Value{}, err
 	}
 	return Value{}, ec.fail(e.R, "unknown method: %s has no method named %s", obj.typeName(), ga.Name)
 }
@@ -423,52 +449,6 @@ func (ec *evalCtx) binary(e *Binary) (Value, error) {
 		return Value{}, err
 	}
 	return ec.binaryValues(e, l, r)
-}
-
-// foldAnd is minijinja's constant folding of `a and b` with constant operands (its codegen loads the
-// folded value): a false result is `false`, not the left operand as at run time.
-func (ec *evalCtx) foldAnd(e *Binary) (Value, bool) {
-	l, err := ec.eval(e.Left)
-	if err != nil {
-		return Value{}, false
-	}
-	r, err := ec.eval(e.Right)
-	if err != nil {
-		return Value{}, false
-	}
-	if l.Truthy() && r.Truthy() {
-		return r, true
-	}
-	return BoolValue(false), true
-}
-
-// isConstExpr reports whether minijinja's as_const folds e: literals, and lists, maps, unary and binary
-// operations of them.
-func isConstExpr(e Expr) bool {
-	switch x := e.(type) {
-	case *Const:
-		return true
-	case *List:
-		return allConst(x.Items)
-	case *Tuple:
-		return allConst(x.Items)
-	case *Dict:
-		return allConst(x.Keys) && allConst(x.Values)
-	case *Unary:
-		return isConstExpr(x.Expr)
-	case *Binary:
-		return isConstExpr(x.Left) && isConstExpr(x.Right)
-	}
-	return false
-}
-
-func allConst(items []Expr) bool {
-	for _, it := range items {
-		if !isConstExpr(it) {
-			return false
-		}
-	}
-	return true
 }
 
 // compareChain evaluates a chained comparison as minijinja's CompareAndPreserve/JumpIfFalseOrPop:
@@ -569,6 +549,9 @@ func containsValue(container, item Value) (found, isContainer bool) {
 	case KindMap:
 		_, ok := container.m.Get(item.String())
 		return ok, true
+	case KindFunc:
+		// a function is a plain object to minijinja: it holds nothing, and asking is no error
+		return false, true
 	}
 	return false, false
 }

@@ -336,10 +336,11 @@ func (p *parser) primary() (Expr, error) {
 		for first := true; ; first = false {
 			nt, err := p.peek()
 			var se *SyntaxError
-			if err != nil && first && errors.As(err, &se) && p.eofAt == 0 {
+			if err != nil && first && errors.As(err, &se) && p.eofAt == 0 && !strings.Contains(p.lx.src[t.r.Start:t.r.End], `\`) {
 				// minijinja's first look for an adjacent string drops its error: a lexing error right
 				// after a lone string literal leaves its parser at the end of the input (after two
-				// strings the error stands)
+				// strings, or after a literal with an escape, which minijinja reads on another path,
+				// the error stands)
 				p.eofAt = max(se.R.Start, 1)
 				p.lexErr = nil
 				break

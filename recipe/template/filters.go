@@ -4,6 +4,7 @@ package template
 
 import (
 	"math"
+	"math/big"
 	"sort"
 	"strings"
 	"unicode"
@@ -246,13 +247,21 @@ func init() {
 		"abs": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
 			switch v.kind {
 			case KindInt:
-				if v.i == math.MinInt64 {
-					return Value{}, ec.fail(f.R, "invalid operation: unable to calculate abs(%d)", v.i)
+				if v.wide == nil && v.i != math.MinInt64 {
+					if v.i < 0 {
+						return IntValue(-v.i), nil
+					}
+					return v, nil
 				}
-				if v.i < 0 {
-					return IntValue(-v.i), nil
+				// minijinja's abs goes on in i128
+				n := new(big.Int).Abs(v.bigOf())
+				if !fitsI128(v.bigOf()) || !fitsI128(n) {
+					if v.bigOf().Sign() > 0 {
+						return v, nil // a 128-bit literal past i128 stays as it is
+					}
+					return Value{}, ec.fail(f.R, "invalid operation: overflow on abs")
 				}
-				return v, nil
+				return wideValue(n), nil
 			case KindFloat:
 				return FloatValue(math.Abs(v.f)), nil
 			}
@@ -292,9 +301,15 @@ func init() {
 		},
 		"string": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
 			s, err := ec.str(f, v)
+			if err == nil && v.kind == KindString {
+				return v, nil // a string stays as it is (safe or not)
+			}
 			return StringValue(s), err
 		},
-		"bool": func(_ *evalCtx, _ *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+		"bool": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+			if ec.strictUndefined(v) { // minijinja's is_true: strict undefined has no truth value
+				return Value{}, ec.fail(f.R, "undefined value")
+			}
 			return BoolValue(v.Truthy()), nil
 		},
 		"batch": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
@@ -349,32 +364,16 @@ func init() {
 		"rejectattr": selectFilter(true, true),
 		"map":        mapFilter,
 		"groupby":    groupbyFilter,
-		"unique": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
-			items, err := ec.seqOf(f, v)
-			var out []Value
-			for _, it := range items {
-				if err := ec.work(f.R, len(out)); err != nil {
-					return Value{}, err
-				}
-				dup := false
-				for _, o := range out {
-					if equal(o, it) {
-						dup = true
-						break
-					}
-				}
-				if !dup {
-					out = append(out, it)
-				}
-			}
-			return SeqValue(out), err
-		},
-		"sum":    sumFilter,
-		"zip":    zipFilter,
-		"chain":  chainFilter,
-		"format": formatFilter,
+		"unique":     uniqueFilter,
+		"sum":        sumFilter,
+		"zip":        zipFilter,
+		"chain":      chainFilter,
+		"format":     formatFilter,
 		"pprint": func(_ *evalCtx, _ *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
-			return StringValue(v.reprString(maxPrintedBytes)), nil // checked against the cap by applyFilter
+			// minijinja's `{:#?}`: containers one item a line (checked against the cap by applyFilter)
+			var b strings.Builder
+			writeDebugValue(&b, v, 0)
+			return StringValue(b.String()), nil
 		},
 	}
 }

@@ -113,6 +113,8 @@ func parseRustNumber(s string, wantInt bool) (Value, string) {
 
 func intFilter(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
 	switch v.kind {
+	case KindInvalid:
+		return Value{}, ec.fail(f.R, "%s", v.s)
 	case KindUndefined, KindNone:
 		if ec.strictUndefined(v) {
 			return Value{}, ec.fail(f.R, "undefined value")
@@ -121,7 +123,7 @@ func intFilter(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, 
 	case KindInt:
 		return v, nil
 	case KindFloat:
-		return IntValue(int64(v.f)), nil
+		return floatToI128(v.f), nil
 	case KindBool:
 		if v.b {
 			return IntValue(1), nil
@@ -139,6 +141,8 @@ func intFilter(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, 
 
 func floatFilter(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
 	switch v.kind {
+	case KindInvalid:
+		return Value{}, ec.fail(f.R, "%s", v.s)
 	case KindUndefined, KindNone:
 		if ec.strictUndefined(v) {
 			return Value{}, ec.fail(f.R, "undefined value")
@@ -173,10 +177,17 @@ func sumFilter(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, 
 			continue
 		case KindInt:
 			if total.kind == KindInt {
-				if s := total.i + it.i; (s > total.i) == (it.i > 0) {
-					total = IntValue(s)
+				// minijinja's add: i128, an error past it
+				if s, ok := intArith("+", total.i, it.i); ok && total.wide == nil && it.wide == nil {
+					total = s
 					continue
 				}
+				n, ok := wideArith("+", total.bigOf(), it.bigOf())
+				if !ok {
+					return Value{}, ec.fail(f.R, "invalid operation: unable to calculate %s + %s", total.String(), it.String())
+				}
+				total = wideValue(n)
+				continue
 			}
 		case KindFloat:
 		default:
@@ -264,10 +275,9 @@ func chainFilter(ec *evalCtx, f *Filter, v Value, args []Value, _ []kwValue) (Va
 	var out []Value
 	for _, x := range all {
 		if !iterableKind(x) {
-			// minijinja chains it as an error item: iterating the chain fails there
-			v := iterValue(out)
-			v.s = "invalid operation: " + x.typeName() + " is not iterable"
-			return v, nil
+			// minijinja chains it as an invalid item: printing shows the error, a loop fails there
+			out = append(out, invalidValue("invalid operation: "+x.typeName()+" is not iterable"))
+			continue
 		}
 		items, err := ec.iterateLenient(f, x)
 		if err != nil {

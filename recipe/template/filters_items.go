@@ -92,9 +92,12 @@ func mapFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Val
 // groupbyFilter is minijinja's `groupby`: items sorted by the attribute, runs of equal keys grouped
 // into (grouper, list) pairs that also answer `.grouper` and `.list`.
 func groupbyFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-	items, err := ec.seqOf(f, v)
-	if err != nil {
-		return Value{}, err
+	var items []Value
+	var err error
+	if v.kind != KindUndefined { // minijinja's plain try_iter: undefined is empty, strict or not
+		if items, err = ec.seqOf(f, v); err != nil {
+			return Value{}, err
+		}
 	}
 	attr := strArg(args, kw, 0, "attribute", "")
 	def, _ := arg(nil, kw, -1, "default")
@@ -139,4 +142,41 @@ func groupbyFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) 
 		start = end
 	}
 	return SeqValue(out), nil
+}
+
+// uniqueFilter is minijinja's `unique`: the first of each value (of its `attribute` when given), strings
+// compared without case unless `case_sensitive=true`.
+func uniqueFilter(ec *evalCtx, f *Filter, v Value, _ []Value, kw []kwValue) (Value, error) {
+	items, err := ec.seqOf(f, v)
+	attr, hasAttr := arg(nil, kw, -1, "attribute")
+	caseSensitive := boolArg(nil, kw, -1, "case_sensitive")
+	keyOf := func(it Value) Value {
+		k := it
+		if hasAttr && attr.kind == KindString {
+			k, _ = ec.getAttr(f.R, it, attr)
+		}
+		if !caseSensitive && k.kind == KindString {
+			k = StringValue(strings.ToLower(k.s))
+		}
+		return k
+	}
+	var out, seen []Value
+	for _, it := range items {
+		if err := ec.work(f.R, len(out)); err != nil {
+			return Value{}, err
+		}
+		k := keyOf(it)
+		dup := false
+		for _, s := range seen {
+			if c, ok := compare(s, k); ok && c == 0 { // minijinja's set orders values: true is not 1
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, it)
+			seen = append(seen, k)
+		}
+	}
+	return SeqValue(out), err
 }

@@ -11,37 +11,38 @@ func indentFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (
 	if err != nil {
 		return Value{}, err
 	}
-	width := 0
-	padText := ""
-	if w, ok := arg(args, kw, 0, "width"); ok && w.kind == KindString {
-		padText, width = w.s, len(w.s)
-	} else {
-		width = max(0, intArg(args, kw, 0, "width", 4))
+	if w, ok := arg(args, kw, 0, "width"); ok && (w.kind == KindString || w.kind == KindInt && w.i < 0) {
+		// minijinja 2.20's width is a number of spaces (usize), never a text
+		return Value{}, ec.fail(f.R, "invalid operation: cannot convert %s to usize", w.typeName())
 	}
+	width := max(0, intArg(args, kw, 0, "width", 4))
 	first, blank := boolArg(args, kw, 1, "first"), boolArg(args, kw, 2, "blank")
-	lines := strings.Split(s, "\n")
+	// minijinja's: one trailing line break is dropped, lines split at \n, an empty line is indented only
+	// with blank, and the result loses its trailing line break again
+	lines := strings.Split(trimLineBreak(s), "\n")
 	indented := 0
 	for i, l := range lines {
-		if (i > 0 || first) && (blank || strings.TrimSpace(l) != "") {
+		if (i > 0 || first) && (blank || l != "") {
 			indented++
 		}
 	}
 	if err := ec.fits(f.R, addSize(len(s), mulSize(indented, width))); err != nil {
 		return Value{}, err
 	}
-	if indented == 0 {
-		return StringValue(s), nil
-	}
-	pad := padText
-	if pad == "" {
-		pad = strings.Repeat(" ", width)
-	}
+	pad := strings.Repeat(" ", width)
 	for i, l := range lines {
-		if (i > 0 || first) && (blank || strings.TrimSpace(l) != "") {
+		if (i > 0 || first) && (blank || l != "") {
 			lines[i] = pad + l
 		}
 	}
-	return StringValue(strings.Join(lines, "\n")), nil
+	// (each line was followed by \n, and the last one's is dropped)
+	return StringValue(strings.TrimSuffix(strings.Join(lines, "\n"), "\r")), nil
+}
+
+// trimLineBreak drops one trailing \n, then one trailing \r.
+func trimLineBreak(s string) string {
+	s = strings.TrimSuffix(s, "\n")
+	return strings.TrimSuffix(s, "\r")
 }
 
 // replaceFilter is `replace(old, new[, count])`, sized before it is built.

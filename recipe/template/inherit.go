@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 )
 
 // wrapFailure reports a failure inside an included template as minijinja does: its own
@@ -30,16 +29,22 @@ func (ec *evalCtx) renderTemplate(at Range, t *Template) error {
 	prev := ec.tmpl
 	ec.tmpl = t
 	defer func() { ec.tmpl = prev }()
-	// minijinja's inheritance: what comes before `{% extends %}` renders as usual; the tag loads the
-	// parent and its blocks, the rest of the body runs for its side effects only (output discarded,
-	// blocks not rendered), then the parent renders
-	prevInh, saved := ec.inh, ec.out
+	return ec.runBody(t.Body)
+}
+
+// runBody runs a template's body, or a block's (minijinja evaluates a block in a loop of its own, so an
+// `{% extends %}` inside a block renders that parent where the block is). minijinja's inheritance: what
+// comes before `{% extends %}` renders as usual; the tag loads the parent and its blocks, the rest of the
+// body runs for its side effects only (output discarded, blocks not rendered), then the parent renders.
+func (ec *evalCtx) runBody(body []Stmt) error {
+	prevInh, depth := ec.inh, len(ec.outStack)
 	ec.inh = &inheritance{}
 	defer func() { ec.inh = prevInh }()
-	err := ec.stmts(t.Body)
+	err := ec.stmts(body)
 	inh := ec.inh
-	if inh.parent != nil {
-		ec.out, ec.segs = saved, ec.segs[:inh.segs]
+	if inh.parent != nil && len(ec.outStack) > depth {
+		// minijinja pops one capture here: the extends tag's, or the capture that tag left open
+		ec.restoreOut(depth)
 	}
 	if err != nil || inh.parent == nil {
 		return err
@@ -106,7 +111,7 @@ func (ec *evalCtx) importModule(s *Import) error {
 	ec.addBlocks(t)
 	top := newFrame()
 	ec.push(top)
-	_, err = ec.captureFn(func() error { return ec.renderTemplate(s.R, t) })
+	_, _, err = ec.captureFn(func() error { return ec.renderTemplate(s.R, t) })
 	ec.pop()
 	ec.blocks, ec.extended = savedBlocks, savedExtended
 	if err != nil {
@@ -152,7 +157,6 @@ func (ec *evalCtx) include(s *Include, t *Template) error {
 type inheritance struct {
 	parent *Template // the template the tag loaded; nil before the tag
 	at     Range     // the tag
-	segs   int       // len(ec.segs) when the tag ran: later segments belong to discarded output
 }
 
 // extend runs an `{% extends %}` tag: it loads the parent and its blocks and discards output from here on.
@@ -176,8 +180,8 @@ func (ec *evalCtx) extend(s *Extends) error {
 	}
 	ec.extended[parent.Name] = true
 	ec.addBlocks(parent)
-	ec.inh.parent, ec.inh.at, ec.inh.segs = parent, s.R, len(ec.segs)
-	ec.out = &strings.Builder{}
+	ec.inh.parent, ec.inh.at = parent, s.R
+	ec.pushOut(true)
 	return nil
 }
 
@@ -242,7 +246,7 @@ func (ec *evalCtx) renderBlock(at Range, name string, level int) error {
 		if level+1 >= len(ec.blocks[name]) {
 			return Value{}, errors.New("invalid operation: no parent block exists")
 		}
-		text, err := ec.captureFn(func() error { return ec.renderBlock(at, name, level+1) })
+		text, _, err := ec.captureFn(func() error { return ec.renderBlock(at, name, level+1) })
 		if inner, ok := err.(*RuntimeError); ok && inner.Err == nil {
 			// a plain error: the call reports it at the `super()` call
 			return Value{}, errors.New("could not render block: error in super block")
@@ -252,5 +256,5 @@ func (ec *evalCtx) renderBlock(at Range, name string, level int) error {
 		return StringValue(text), nil
 	}}))
 	defer ec.pop()
-	return ec.stmts(b.Body)
+	return ec.runBody(b.Body)
 }

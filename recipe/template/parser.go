@@ -367,13 +367,12 @@ func parseInt(t token) (Value, error) {
 	if i, err := strconv.ParseInt(t.val, 10, 64); err == nil {
 		return IntValue(i), nil
 	}
-	// past 64 bits minijinja keeps up to 128; goose-ls approximates those with a float
+	// past 64 bits minijinja keeps up to 128
 	n, ok := new(big.Int).SetString(t.val, 10)
 	if !ok || n.BitLen() > 128 {
 		return Value{}, &SyntaxError{R: t.r, Msg: "invalid integer (too large)"}
 	}
-	f, _ := new(big.Float).SetInt(n).Float64()
-	return FloatValue(f), nil
+	return wideValue(n), nil
 }
 
 // dottedName extends a filter or test name with `.segment`s, as minijinja 2.20 reads them (`|ns.f`):

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
 	"unicode"
 )
@@ -98,7 +99,11 @@ func init() {
 	}
 	parity := func(want int64) testFn {
 		return func(_ *evalCtx, v Value, _ []Value) (bool, error) {
-			return v.kind == KindInt && (v.i%2+2)%2 == want, nil
+			if v.wide != nil {
+				return int64(v.wide.Bit(0)) == want, nil
+			}
+			n, ok := v.asI128()
+			return ok && (n%2+2)%2 == want, nil
 		}
 	}
 	lt, le := cmp(func(c int) bool { return c < 0 }), cmp(func(c int) bool { return c <= 0 })
@@ -125,10 +130,23 @@ func init() {
 		"iterable": kind(KindSeq, KindMap, KindString, KindUndefined, KindNone), // minijinja: try_iter succeeds
 		"mapping":  kind(KindMap),
 		"divisibleby": func(_ *evalCtx, v Value, args []Value) (bool, error) {
-			if len(args) == 0 || v.kind != KindInt || args[0].kind != KindInt || args[0].i == 0 {
+			// minijinja's coerce: integers and bools in i128, a float on either side in f64
+			if len(args) == 0 || !v.isNumber() || !args[0].isNumber() {
 				return false, nil
 			}
-			return v.i%args[0].i == 0, nil
+			d := args[0]
+			if v.kind == KindFloat || d.kind == KindFloat {
+				x, _ := v.asFloat()
+				y, _ := d.asFloat()
+				return math.Mod(x, y) == 0, nil
+			}
+			if d.bigOf().Sign() == 0 {
+				return false, nil // minijinja panics here; goose-ls answers false
+			}
+			if v.wide != nil || d.wide != nil {
+				return new(big.Int).Rem(v.bigOf(), d.bigOf()).Sign() == 0, nil
+			}
+			return v.asInt()%d.asInt() == 0, nil
 		},
 		"startingwith": func(ec *evalCtx, v Value, args []Value) (bool, error) {
 			if err := strictStrings(ec, v, args); err != nil {

@@ -4,6 +4,7 @@ package template
 
 import (
 	"math"
+	"math/big"
 	"slices"
 	"sort"
 	"strconv"
@@ -23,6 +24,10 @@ const (
 	KindSeq
 	KindMap
 	KindFunc
+	// KindInvalid is minijinja's invalid value: an item whose making failed (its s is the error),
+	// such as what `chain` yields for a value that is not iterable. It prints as
+	// `<invalid value: …>`; a for loop or an unpacking that reaches it fails with its error.
+	KindInvalid
 )
 
 // Value is a template runtime value.
@@ -40,10 +45,11 @@ type Value struct {
 	// `items`, `zip`, `+`); iterUnsized ones (`split`, `chain` of mixed values) print as `<iterator>`
 	// and have no length.
 	iter iterKind
-	// (an iterator's s, when set, is the error iterating it raises: `chain` of a value that is not
-	// iterable, whose item minijinja makes an error)
 	// n is a sequence's byte size (see byteSize), computed when it is built.
 	n int
+	// wide is an integer past 64 bits (minijinja's i128 and 128-bit literals; wideint.go); i then
+	// holds the nearest int64.
+	wide *big.Int
 }
 
 // Map is an insertion-ordered string-keyed map.
@@ -178,6 +184,17 @@ const (
 	iterUnsized                 // an iterator of unknown length: prints as `<iterator>`, no length
 )
 
+// invalidValue is minijinja's invalid value carrying the error msg.
+func invalidValue(msg string) Value { return Value{kind: KindInvalid, s: msg} }
+
+// valid is minijinja's check of a looked-up value: an invalid one becomes its error.
+func (ec *evalCtx) valid(r Range, v Value, err error) (Value, error) {
+	if err == nil && v.kind == KindInvalid {
+		return Value{}, ec.fail(r, "%s", v.s)
+	}
+	return v, err
+}
+
 // iterValue is a sequence minijinja would hold as an iterator of unknown length.
 func iterValue(items []Value) Value {
 	v := SeqValue(items)
@@ -218,6 +235,8 @@ func (v Value) typeName() string {
 		return "sequence"
 	case KindMap:
 		return "map"
+	case KindInvalid:
+		return "invalid value"
 	}
 	return "plain object" // minijinja's kind for a function value
 
@@ -257,6 +276,9 @@ func (v Value) String() string {
 		}
 		return "false"
 	case KindInt:
+		if v.wide != nil {
+			return v.wide.String()
+		}
 		return strconv.FormatInt(v.i, 10)
 	case KindFloat:
 		return formatFloat(v.f)
@@ -264,6 +286,8 @@ func (v Value) String() string {
 		return v.s
 	case KindSeq, KindMap:
 		return v.reprString(maxPrintedBytes)
+	case KindInvalid:
+		return "<invalid value: " + v.s + ">"
 	}
 	return "function" // how minijinja prints a function value (`{{ range }}`)
 }
@@ -280,22 +304,6 @@ func (v Value) reprString(limit int) string {
 	return b.String()
 }
 
-func formatFloat(f float64) string {
-	if math.IsInf(f, 1) {
-		return "inf"
-	}
-	if math.IsInf(f, -1) {
-		return "-inf"
-	}
-	if math.IsNaN(f) {
-		return "NaN"
-	}
-	if f == math.Trunc(f) && math.Abs(f) < 1e16 {
-		return strconv.FormatFloat(f, 'f', 1, 64)
-	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
-}
-
 func (v Value) repr(b *strings.Builder, depth, limit int) {
 	if b.Len() > limit {
 		return
@@ -309,6 +317,8 @@ func (v Value) repr(b *strings.Builder, depth, limit int) {
 		b.WriteString(strconv.Quote(v.s))
 	case KindUndefined:
 		b.WriteString("undefined") // minijinja's repr of undefined inside a list or map
+	case KindFloat:
+		b.WriteString(formatFloatDebug(v.f))
 	case KindSeq:
 		if v.iter == iterUnsized {
 			b.WriteString("<iterator>")
@@ -402,6 +412,10 @@ func sortedMap[V any](t map[string]V, conv func(V) Value) Value {
 func (v Value) asFloat() (float64, bool) {
 	switch v.kind {
 	case KindInt:
+		if v.wide != nil {
+			f, _ := new(big.Float).SetInt(v.wide).Float64()
+			return f, true
+		}
 		return float64(v.i), true
 	case KindFloat:
 		return v.f, true
@@ -432,6 +446,9 @@ func equalBounded(a, b Value, depth int, work *int) bool {
 	}
 	if a.isNumber() && b.isNumber() {
 		if a.kind == KindInt && b.kind == KindInt {
+			if a.wide != nil || b.wide != nil {
+				return a.bigOf().Cmp(b.bigOf()) == 0
+			}
 			return a.i == b.i
 		}
 		x, _ := a.asFloat()
@@ -499,7 +516,7 @@ func compareBounded(a, b Value, depth int, work *int) (int, bool) {
 	if a.kind == KindString && b.kind == KindString {
 		return strings.Compare(a.s, b.s), true
 	}
-	if a.kind == KindSeq && b.kind == KindSeq {
+	if a.kind == KindSeq && b.kind == KindSeq && (a.iter == iterNone) == (b.iter == iterNone) {
 		for i := 0; i < len(a.seq) && i < len(b.seq); i++ {
 			if c, ok := compareBounded(a.seq[i], b.seq[i], depth+1, work); !ok || c != 0 {
 				return c, ok
@@ -510,9 +527,9 @@ func compareBounded(a, b Value, depth int, work *int) (int, bool) {
 	if a.kind == KindMap && b.kind == KindMap {
 		return compareMaps(a.m, b.m, depth, work)
 	}
-	if ra, rb := kindRank(a.kind), kindRank(b.kind); ra != rb || a.kind == KindFunc {
+	if ra, rb := a.kindRank(), b.kindRank(); ra != rb || a.kind == KindFunc {
 		// minijinja orders values of different kinds by kind: undefined, none, bool, number, string,
-		// sequence, map, function
+		// sequence, map, iterator, function
 		return ra - rb, true
 	}
 	switch a.kind {
@@ -528,6 +545,17 @@ func kindRank(k Kind) int {
 		return int(KindInt)
 	}
 	return int(k)
+}
+
+// kindRank is v's place in minijinja's order of value kinds (ValueKind): an iterator comes after maps.
+func (v Value) kindRank() int {
+	switch {
+	case v.kind == KindSeq && v.iter != iterNone:
+		return int(KindMap) + 1
+	case v.kind > KindMap:
+		return int(v.kind) + 1
+	}
+	return kindRank(v.kind)
 }
 
 func boolRank(b bool) int {

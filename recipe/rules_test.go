@@ -153,6 +153,12 @@ func TestTemplateRules(t *testing.T) {
 			want: []string{"YAML-SYNTAX 5:5-5:14", "PARAM-UNDEFINED 5:8-5:9"}, msg: "did not find expected '-' indicator (a value that starts with `{{` must be quoted"},
 		{name: "template value parsed as map", src: head + "prompt: {{ x }}\nparameters:\n  - key: x\n    input_type: string\n    requirement: required\n    description: x\n",
 			want: []string{"SCHEMA-INVALID-TYPE 3:9-3:16"}, msg: "prompt: invalid type: map, expected a string"},
+		{name: "template value libyaml refuses inside itself: its syntax error, not a map", file: "child.yaml", src: "{% extends \"base.yaml\" %}{% block b %}{{|}}{% endblock %}\n",
+			files: map[string]string{"base.yaml": head + "prompt: {% block b %}{% endblock %}\n"},
+			want:  []string{"TPL-UNPARSEABLE-LITERAL 1:39-1:44", "YAML-SYNTAX 1:39-1:44"}, msg: "found character that cannot start any token (a value that starts with `{{` must be quoted"},
+		{name: "template value libyaml refuses on its line (error placed at the line's start)", file: "child.yaml", src: "{% extends \"base.yaml\" %}{% block b %}{{[}}{% endblock %}\n",
+			files: map[string]string{"base.yaml": head + "prompt: {% block b %}{% endblock %}\n"},
+			want:  []string{"TPL-UNPARSEABLE-LITERAL 1:39-1:44", "YAML-SYNTAX 1:39-1:44"}, msg: "did not find expected node content (a value that starts with `{{` must be quoted"},
 		{name: "extends in folder", file: "child.yaml", src: "{% extends \"base.yaml\" %}{% block b %}more{% endblock %}\n",
 			files: map[string]string{"base.yaml": head + "prompt: |\n  {% block b %}x{% endblock %} {{ who }}\nparameters:\n  - key: who\n    input_type: string\n    requirement: required\n    description: x\n"}},
 		// a syntax error in a loaded file: goose names the file and minijinja's line in it; the range is the tag

@@ -73,8 +73,16 @@ func (f *File) patchTemplateValue(buf []byte, li *source.LineIndex, ye *yamltree
 		}
 		value := string(buf[vs:ve])
 		r := Range{Start: mapBack(vs), End: mapBack(ve)}
+		if r.End < r.Start && ve > vs {
+			r.End = mapBack(ve-1) + 1 // the end of a value rendered from a block maps past the block
+		}
 		key := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(string(buf[start:start+m[3]])), ":"))
 		asMap := strings.HasPrefix(value, "{{") && strings.HasSuffix(value, "}}") && strings.Count(value, "{{") == 1
+		if asMap && !yamlOK && l == errLine {
+			// libyaml fails on the value's own line (`{{|}}`, `{{[f}}`; a `{{ x }}` alone parses): a
+			// syntax error, not a map
+			asMap = false
+		}
 		if yamlOK && !asMap {
 			return false
 		}

@@ -89,6 +89,9 @@ func mask(li *source.LineIndex, minBytes int) ([]byte, []maskedBlock) {
 		if b.contentIndent < 0 || b.last < b.first || hasTrailingBlanks(li, b) {
 			continue // goccy trims trailing blanks in ways that depend on position: leave such blocks to it
 		}
+		if hasTabAfterIndent(li, b) {
+			continue // libyaml refuses a tab where the indentation is still being read: the mask would hide it
+		}
 		if rest := text[li.LineEnd(b.last):]; len(bytes.TrimSpace(rest)) == 0 && !bytes.HasSuffix(text, []byte("\n")) {
 			continue // the block runs into an unterminated end of text, where goccy trims differently
 		}
@@ -126,6 +129,20 @@ func hasTrailingBlanks(li *source.LineIndex, b maskedBlock) bool {
 	for k := b.first; k <= b.last; k++ {
 		s, e := li.LineStart(k), li.LineEnd(k)
 		if e > s && indentOf(text[s:e]) < e-s && (text[e-1] == ' ' || text[e-1] == '\t') {
+			return true
+		}
+	}
+	return false
+}
+
+// hasTabAfterIndent: a content line has a tab right after its leading spaces (libyaml's "found a tab
+// character where an indentation space is expected" while the block's indentation is undecided or not
+// reached), which the mask's 'x' would replace.
+func hasTabAfterIndent(li *source.LineIndex, b maskedBlock) bool {
+	text := li.Text()
+	for k := b.first; k <= b.last; k++ {
+		s, e := li.LineStart(k), li.LineEnd(k)
+		if ind := indentOf(text[s:e]); s+ind < e && text[s+ind] == '\t' {
 			return true
 		}
 	}

@@ -64,7 +64,11 @@ func ParseCached(li *source.LineIndex, cache *Cache) (*Document, error) {
 		extra = &sh.extraDoc
 	}
 	if sh.err != nil {
-		return nil, earlier(libyamlVerdict(first).err, sh.err)
+		verr := libyamlVerdict(first).err
+		if verr != nil && verr.Msg == sh.err.Msg {
+			return nil, sh.err // the same problem, which the shape pass places at libyaml's token
+		}
+		return nil, earlier(verr, sh.err)
 	}
 	doc, masked, err := parseFirst(first, cache, sh.splits)
 	v := cachedVerdict(first, masked, cache)

@@ -127,9 +127,14 @@ func scanShape(li *source.LineIndex, entries int) shape {
 		start, end := li.LineStart(line), li.LineEnd(line)
 		if s.flow == 0 && s.docStarted && isDocEnd(s.text[start:end]) {
 			if r, ok := nextContent(li, line+1); ok {
-				res.afterEnd, res.extraDoc = start, r
 				s.popTo(0, line)
 				res.splits = s.sortedSplits()
+				if !opensDocument(s.text[r.Start:li.LineEnd(li.Line(r.Start))]) {
+					// libyaml's parser: after `...` only `---` (or directives) may start a document
+					res.err = &Error{Offset: r.Start, Msg: msgExpectedDocumentStart}
+					return res
+				}
+				res.afterEnd, res.extraDoc = start, r
 				return res
 			}
 		}
@@ -174,14 +179,20 @@ func isDocEnd(l []byte) bool {
 	return len(l) >= 3 && string(l[:3]) == "..." && (len(l) == 3 || l[3] == ' ' || l[3] == '\t')
 }
 
-// nextContent finds the first line from line on that holds more than blanks and comments, and
-// returns the range of its first word.
+const msgExpectedDocumentStart = "did not find expected <document start>"
+
+// opensDocument: a line (from its first token) that may follow a `...` document end: `---` or a
+// directive. Anything else is libyaml's "did not find expected <document start>".
+func opensDocument(l []byte) bool { return isDocMarker(l) || (len(l) > 0 && l[0] == '%') }
+
+// nextContent finds the first line from line on that holds more than blanks, comments and further `...`
+// document ends (libyaml's parser skips those), and returns the range of its first word.
 func nextContent(li *source.LineIndex, line int) (source.Range, bool) {
 	t := li.Text()
 	for ; line < li.LineCount(); line++ {
 		start, end := li.LineStart(line), li.LineEnd(line)
 		p := skipBlanks(t, start, end)
-		if p == end || t[p] == '#' {
+		if p == end || t[p] == '#' || (p == start && isDocEnd(t[start:end])) {
 			continue
 		}
 		e := p + 1

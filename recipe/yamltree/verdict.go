@@ -13,7 +13,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	yaml3 "go.yaml.in/yaml/v3"
 	yaml4 "go.yaml.in/yaml/v4"
@@ -93,50 +92,26 @@ func (c *Cache) putVerdict(masked []byte, v verdict) {
 
 // libyamlVerdict parses text as serde_yaml does (libyaml's events, aliases resolved in order).
 func libyamlVerdict(li *source.LineIndex) verdict {
-	fixed, ok := bomsAsSpaces(li.Text())
+	fixed, shrinks, ok := asLibyamlReadsIt(li.Text())
 	if !ok {
 		return verdictOn(li)
 	}
-	fli := source.NewLineIndex(fixed)
-	v := verdictOn(fli)
+	v := verdictOn(source.NewLineIndex(fixed))
 	if v.err != nil {
-		// one character for another: the same line and character column
-		l := fli.Line(v.err.Offset)
-		col := utf8.RuneCount(fixed[fli.LineStart(l):v.err.Offset])
-		v.err.Offset = li.OffsetFromRuneCol(l, col)
+		v.err.Offset = min(originalOffset(v.err.Offset, shrinks), len(li.Text()))
 	}
 	return v
-}
-
-// bomsAsSpaces: libyaml skips a byte order mark at the start of a line as it skips a space before a
-// token (it counts one column); the Go ports read it as content. Each such mark becomes a space.
-func bomsAsSpaces(text []byte) ([]byte, bool) {
-	const bom = "\uFEFF"
-	if !bytes.Contains(text, []byte("\n"+bom)) { // a mark after a line break (the first is the file's own)
-		return nil, false
-	}
-	var out []byte
-	for i := 0; i < len(text); i++ {
-		if i > 0 && text[i-1] == '\n' && bytes.HasPrefix(text[i:], []byte(bom)) {
-			if out == nil {
-				out = append(make([]byte, 0, len(text)), text[:i]...)
-			}
-			out = append(out, ' ')
-			i += len(bom) - 1
-			continue
-		}
-		if out != nil {
-			out = append(out, text[i])
-		}
-	}
-	return out, out != nil
 }
 
 // verdictOn is libyamlVerdict on a text without line-start byte order marks.
 func verdictOn(li *source.LineIndex) verdict {
 	text := li.Text()
 	v, line := decodeV3(text)
+	colon, colonOK := unexpectedColonInFlow(text)
 	if v.err == nil {
+		if colonOK {
+			return verdict{err: &Error{Offset: colon, Msg: msgUnexpectedColon}}
+		}
 		return v
 	}
 	if v.err.Msg == "found incompatible YAML document" {
@@ -149,9 +124,19 @@ func verdictOn(li *source.LineIndex) verdict {
 	}
 	off, scanner := placeError(li, v.err.Msg, line)
 	v.err.Offset = off
+	if colonOK && (colon <= off || (li.Line(colon) == li.Line(off) && (!scanner || off == li.LineStart(li.Line(off))+indentOf(text[li.LineStart(li.Line(off)):])))) {
+		// before yaml/v3's error, or on the line of a parser error (libyaml's scanner reads ahead while
+		// a flow collection's simple key is pending) or when only the line is known
+		v.err = &Error{Offset: colon, Msg: msgUnexpectedColon}
+		return v
+	}
 	if v.err.Msg == msgMappingValues {
-		if at, ok := quotedKeyAfterValue(li, off); ok {
-			v.err = &Error{Offset: at, Msg: "did not find expected key"}
+		at, msg, ok := off, "did not find expected key", false
+		if at, ok = quotedKeyAfterValue(li, off); !ok {
+			at, msg, ok = tokenAfterMultilineQuote(li, off)
+		}
+		if ok {
+			v.err = &Error{Offset: at, Msg: msg}
 			return v
 		}
 	}
@@ -162,7 +147,7 @@ func verdictOn(li *source.LineIndex) verdict {
 		}
 	}
 	if scanner && off > 0 {
-		if w, ok := earlierParserError(text, off); ok {
+		if w, ok := earlierParserError(text, off, v.err.Msg); ok {
 			return w
 		}
 	}
@@ -175,7 +160,7 @@ func verdictOn(li *source.LineIndex) verdict {
 // before its own end
 // is that earlier error. Parser errors qualify, and libyaml's stale simple key check ("could not find
 // expected ':'"), which libyaml runs before it fetches the next token.
-func earlierParserError(text []byte, off int) (verdict, bool) {
+func earlierParserError(text []byte, off int, msg string) (verdict, bool) {
 	tokenStart := off
 	for tokenStart > 0 && !isSpaceByte(text[tokenStart-1]) && text[tokenStart-1] != ',' {
 		tokenStart--
@@ -186,6 +171,24 @@ func earlierParserError(text []byte, off int) (verdict, bool) {
 	}
 	// off is a line's first token when only yaml/v3's line is known: the failing token may lie after it
 	cuts := []int{tokenStart}
+	if msg == msgStaleKey {
+		// libyaml finds a stale required key only when it fetches the token after it: its parser may
+		// fail on the line before the key first (yaml/v3 reports the key at once)
+		ls := off
+		for ls > 0 && text[ls-1] != '\n' {
+			ls--
+		}
+		for ls > 0 && len(bytes.TrimSpace(text[ls:min(off, lineEndAt(text, ls))])) == 0 {
+			// v3 names the line after the key's (its end of text): back to the key's line
+			ls--
+			for ls > 0 && text[ls-1] != '\n' {
+				ls--
+			}
+		}
+		if first := ls + indentOf(text[ls:]); first < tokenStart {
+			cuts = []int{first, tokenStart}
+		}
+	}
 	for _, c := range []int{off, tokenEnd} {
 		if c != cuts[len(cuts)-1] {
 			cuts = append(cuts, c)
@@ -197,16 +200,30 @@ func earlierParserError(text []byte, off int) (verdict, bool) {
 		if w.err == nil {
 			continue
 		}
-		o, sc := placeError(cut, w.err.Msg, wline)
+		o, sc, exact := placeErrorMark(cut, w.err.Msg, wline)
+		if !exact && cut.Line(o) >= cut.Line(lastToken(cut.Text())) {
+			continue // only v3's line is known, and it is the cut's last: the error may be at the cut's end
+		}
 		// libyaml checks stale simple keys when it reaches the next line's first token
-		staleKey := w.err.Msg == "could not find expected ':'" && o <= c && c > 0 && text[c-1] == '\n'
+		staleKey := w.err.Msg == msgStaleKey && o <= c && firstTokenOfLaterLine(text, c)
 		// libyaml's scanner fetches ahead while the line's first token may still be a simple key (up to
 		// the end of its line): an earlier error on the same line counts only at a first token that
 		// cannot be a key (an indicator), or after a directive (whose scan eats the line break, so the
 		// next line starts where simple keys are not allowed)
 		firstOnLine := o == cut.LineStart(cut.Line(o))+indentOf(text[cut.LineStart(cut.Line(o)):])
 		seen := cut.Line(o) < cut.Line(min(off, c)) || afterDirective(cut, o) ||
-			(firstOnLine && o < len(text) && bytes.IndexByte([]byte("-?:,]}"), text[o]) >= 0)
+			(firstOnLine && o < len(text) && bytes.IndexByte([]byte("-?:,]}"), text[o]) >= 0) ||
+			flowIndicatorWithoutKey(cut, o)
+		if seen && !sc && firstOnLine && o < len(text) && (text[o] == '{' || text[o] == '[' ||
+			(w.err.Msg == msgExpectedDocumentStart && bytes.IndexByte([]byte("-?:,]}#&*!|>'\"%@`"), text[o]) < 0)) {
+			// a flow collection or a plain scalar opening its line stays a possible simple key to the
+			// line's end, and libyaml reads the next line's first token before it drops the key (never
+			// a required one after the root node)
+			full := source.NewLineIndex(text)
+			if p, _, ok := nextLineBadCharacter(full, cut.Line(o), o, o); ok && full.Line(p) == full.Line(off) && p <= off {
+				seen = false
+			}
+		}
 		if (!sc && o <= lastToken(cut.Text()) && seen) || staleKey {
 			w.err.Offset = o
 			return w, true
@@ -214,6 +231,68 @@ func earlierParserError(text []byte, off int) (verdict, bool) {
 	}
 	return verdict{}, false
 }
+
+// flowIndicatorWithoutKey: o is a `:`, `,`, `]` or `}` inside a flow collection, on a line where no
+// simple key can be pending before it (none of `{`, `[`, `,` before it on the line: in a flow
+// collection, a token after a line break may not be a simple key). libyaml's parser then meets o's
+// token without its scanner reading further, so an error on o comes before a later scanner error.
+func flowIndicatorWithoutKey(li *source.LineIndex, o int) bool {
+	text := li.Text()
+	if o >= len(text) || bytes.IndexByte([]byte(":,]}"), text[o]) < 0 || flowDepthAt(text, o) == 0 {
+		return false
+	}
+	start := li.LineStart(li.Line(o))
+	return !bytes.ContainsAny(text[start:o], "{[,")
+}
+
+// flowDepthAt is how many flow collections are open at off (quoted scalars and comments passed).
+func flowDepthAt(text []byte, off int) int {
+	depth := 0
+	for i := 0; i < off && i < len(text); i++ {
+		c := text[i]
+		boundary := i == 0 || tokenBoundary(text[i-1]) || text[i-1] == '\n' || text[i-1] == ':'
+		switch {
+		case c == '#' && (i == 0 || text[i-1] == ' ' || text[i-1] == '\t' || text[i-1] == '\n'):
+			for i < off && text[i] != '\n' {
+				i++
+			}
+		case (c == '\'' || c == '"') && boundary:
+			for i++; i < off && text[i] != c; i++ {
+				if c == '"' && text[i] == '\\' {
+					i++
+				} else if c == '\'' && text[i] == '\'' && i+1 < len(text) && text[i+1] == '\'' {
+					i++
+				}
+			}
+		case (c == '{' || c == '[') && (boundary || depth > 0):
+			depth++
+		case (c == '}' || c == ']') && depth > 0:
+			depth--
+		}
+	}
+	return depth
+}
+
+// firstTokenOfLaterLine: only blanks lie between the start of c's line, which is not the first, and c.
+func firstTokenOfLaterLine(text []byte, c int) bool {
+	i := c
+	for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t') {
+		i--
+	}
+	return i > 0 && text[i-1] == '\n'
+}
+
+// lineEndAt is the offset of the line break that ends the line at i (or the text's end).
+func lineEndAt(text []byte, i int) int {
+	if e := bytes.IndexByte(text[i:], '\n'); e >= 0 {
+		return i + e
+	}
+	return len(text)
+}
+
+// msgStaleKey is libyaml's error for a required simple key (a block key at the indentation) whose
+// line ends without its `:`.
+const msgStaleKey = "could not find expected ':'"
 
 const msgCannotStartToken = "found character that cannot start any token"
 
@@ -244,12 +323,61 @@ func badCharacterLater(li *source.LineIndex, off int) (int, bool) {
 		case i > off && (c == '@' || c == '`' || c == '%') && tokenBoundary(text[i-1]):
 			return i, true
 		case c == '#' && i > first && (text[i-1] == ' ' || text[i-1] == '\t'):
-			return 0, false // a comment ends the line's tokens
+			return nextLineBadToken(li, l, first, off) // a comment ends the line's tokens
 		case (c == '\'' || c == '"') && tokenBoundary(text[i-1]):
 			quote = c
 		}
 	}
-	return 0, false
+	if end < li.LineEnd(l) {
+		return 0, false
+	}
+	return nextLineBadToken(li, l, first, off)
+}
+
+// isAnchorChar: a character libyaml allows in an anchor or alias name.
+func isAnchorChar(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '-'
+}
+
+// nextLineBadToken is nextLineBadCharacter for a character that cannot start any token.
+func nextLineBadToken(li *source.LineIndex, l, first, off int) (int, bool) {
+	p, msg, ok := nextLineBadCharacter(li, l, first, off)
+	return p, ok && msg == msgCannotStartToken
+}
+
+// nextLineBadCharacter: when the flow collection (or plain scalar) that opens line l is still a possible
+// simple key at the line's end (it closes on the line and no `:` follows it), libyaml's scanner goes on to the next
+// token (blank and comment lines passed) before it drops the key as stale; a character there that
+// cannot start a token fails first.
+func nextLineBadCharacter(li *source.LineIndex, l, first, off int) (int, string, bool) {
+	text := li.Text()
+	line := text[li.LineStart(l):li.LineEnd(l)]
+	if c := text[first]; c == '{' || c == '[' {
+		end, ok := flowNodeEnd(line, first-li.LineStart(l))
+		if !ok {
+			return 0, "", false
+		}
+		if rest := bytes.TrimLeft(line[end:], " \t"); len(rest) > 0 && rest[0] == ':' {
+			return 0, "", false // the collection is a key: no read-ahead
+		}
+	} else if valueIndicator(line) >= 0 {
+		return 0, "", false // a plain scalar that is a key
+	}
+	for k := l + 1; k < li.LineCount(); k++ {
+		s, e := li.LineStart(k), li.LineEnd(k)
+		p := s + skipLineBlanks(text[s:e], 0)
+		if p == e || text[p] == '#' {
+			continue
+		}
+		if p > off && (text[p] == '@' || text[p] == '`') {
+			return p, msgCannotStartToken, true
+		}
+		if p > off && (text[p] == '*' || text[p] == '&') && (p+1 == len(text) || !isAnchorChar(text[p+1])) {
+			return p, "did not find expected alphabetic or numeric character", true // an empty anchor name
+		}
+		return 0, "", false
+	}
+	return 0, "", false
 }
 
 func tokenBoundary(prev byte) bool {
@@ -293,6 +421,12 @@ func decodeV3(text []byte) (verdict, int) {
 // placeError finds libyaml's problem mark for msg: yaml/v4's mark when it words the same problem, else
 // the start of the line yaml/v3 names; and whether the problem is the scanner's (or the reader's).
 func placeError(li *source.LineIndex, msg string, v3line int) (int, bool) {
+	off, scanner, _ := placeErrorMark(li, msg, v3line)
+	return off, scanner
+}
+
+// placeErrorMark is placeError, and whether the place is yaml/v4's mark (else only v3's line is known).
+func placeErrorMark(li *source.LineIndex, msg string, v3line int) (int, bool, bool) {
 	l, err := yaml4.NewLoader(bytes.NewReader(li.Text()), yaml4.WithSingleDocument())
 	if err == nil {
 		var n yaml4.Node
@@ -300,15 +434,15 @@ func placeError(li *source.LineIndex, msg string, v3line int) (int, bool) {
 	}
 	var le *yaml4.LoadError
 	if errors.As(err, &le) && le.Mark.Line > 0 && sameProblem(le, msg) {
-		return li.OffsetFromRuneCol(le.Mark.Line-1, max(le.Mark.Column-1, 0)), le.Stage == yaml4.ScannerStage
+		return li.OffsetFromRuneCol(le.Mark.Line-1, max(le.Mark.Column-1, 0)), le.Stage == yaml4.ScannerStage, true
 	}
 	scanner := !parserProblems[msg]
 	if v3line <= 0 {
-		return 0, scanner
+		return 0, scanner, false
 	}
 	line := min(v3line-1, li.LineCount()-1)
 	start, end := li.LineStart(line), li.LineEnd(line)
-	return start + indentOf(li.Text()[start:end]), scanner
+	return start + indentOf(li.Text()[start:end]), scanner, false
 }
 
 // parserProblems are libyaml's parser errors (parser.c); every other problem is the scanner's or the

@@ -4,6 +4,7 @@
 package yamltree
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -32,6 +33,57 @@ func TestVerdictIsLibyamls(t *testing.T) {
 		{"scanner error on a possible key's line", "{{- x}}{% raw %}{%endraw%}", "found character that cannot start any token", 8},
 		{"flow collection after a block scalar's end", "k: |\n    a\n  [[\n", "did not find expected key", 13},
 		{"line-start byte order mark before an alias on the second line", "\n\uFEFF*", "did not find expected alphabetic or numeric character", 5},
+		// in a flow collection a token after a line break is no simple key: libyaml's parser fails on the
+		// `:` after it before its scanner reaches a bad character later on the line
+		{"flow mapping, then a block-style line", "{a:\ni: |", "did not find expected ',' or '}'", 5},
+		{"flow mapping, then a line of two words and a key", "{a:\n b c: |", "did not find expected ',' or '}'", 8},
+		{"after a flow entry the token is a key, the scanner fails first", "[a,\ni: |", msgCannotStartToken, 7},
+		{"stale simple key before an indented bad character", "  s:\n  --\n `", "could not find expected ':'", 11},
+		// a quoted scalar over lines: libyaml's parser fails on the token after its closing quote
+		{"token after a multi-line quoted value", "q: '\n'p:", "did not find expected key", 6},
+		{"token after a multi-line double-quoted value", "q: \"a\n  \\\" x\" y:", "did not find expected key", 14},
+		{"token after a multi-line quoted entry", "- 'a\n  b'c:", "did not find expected '-' indicator", 9},
+		{"token after a multi-line quoted root", "'a\n'p:", "did not find expected <document start>", 4},
+		// a flow collection opening a line stays a possible simple key to its end: libyaml reads the next
+		// line's first token before its parser sees the collection
+		{"bad character on the line after a root flow mapping", ".\n#\n{{s}}\n`", msgCannotStartToken, 10},
+		{"bad character after a comment and a blank line", "a\n{b} # c\n\n @", msgCannotStartToken, 12},
+		// NEL, LS and PS are line breaks to libyaml everywhere
+		{"LS after a block entry's dash", "t:\n  -\u2028 s\n *:", "did not find expected key", 10},
+		{"PS in a block scalar's indentation", "s: |\n  \u2029 5\n`", "did not find expected key", 11},
+		{"NEL before a document's first key", "\u00852: v #\n t\n`", "did not find expected key", 10},
+		{"LS between two entries", "a: b\u2028c: d\u2029", "", 0},
+		{"a stale key's line after a parser error on the line before", "  C: {{e}})\n  c ", "did not find expected key", 10},
+		{"a plain scalar over an empty line has no simple key", ")\n\ne: \"\"):", "mapping values are not allowed in this context", 4},
+		{"double brace inside a plain key is no flow context", "t{{: {}s: }}", "did not find expected key", 7},
+		// escapes in double-quoted scalars: libyaml 0.2.5 has `\/`, yaml/v3 has `\'` as well
+		{"JSON's escaped solidus", "a: \"x\\/y\"", "", 0},
+		{"escaped apostrophe is unknown to libyaml", "\"\\'\"", "found unknown escape character", 1},
+		{"backslash and apostrophe in a single-quoted scalar", "a: 'x\\'\nb: 1", "", 0},
+		// libyaml 0.2.5 refuses `:` before a flow indicator in a flow collection's plain scalar
+		{"colon before a closing brace", "{e:}", msgUnexpectedColon, 2},
+		{"colon before a bracket, after other errors' line start", "{e:]", msgUnexpectedColon, 2},
+		{"colon after a word and a space", "[a :]", msgUnexpectedColon, 3},
+		{"colon in a value's flow mapping", "k: {e:}", msgUnexpectedColon, 5},
+		{"colon inside a word is the word's", "[a:b, http://x]", "", 0},
+		{"a quoted key's colon is an indicator", "[\"a\":]", "", 0},
+		{"brackets inside a plain scalar open nothing", "a: b {x:}", "", 0},
+		{"brackets inside a block scalar open nothing", "p: |\n  {x:}\n", "", 0},
+		{"bad character on the line after a root plain scalar's line", "h #\n\u2500 #\n`", msgCannotStartToken, 10},
+		{"a plain scalar over lines opens no flow collection", "e\n[5:]:", "mapping values are not allowed in this context", 6},
+		{"a stale key's line before the end of text", "  0: {{m}})\n  Q\n", "did not find expected key", 10},
+		{"a flow collection's colon after a parser error on its line", "{x[t:}", msgUnexpectedColon, 4},
+		{"a comment after a brace, then a bad character", "{##}\n|", msgCannotStartToken, 5},
+		{"empty alias on the line after a root plain scalar's line", " -\ne #\n*", "did not find expected alphabetic or numeric character", 8},
+		// a line-start mark is no indentation: it ends a block scalar or a nested plain scalar first
+		{"mark ends a root block scalar, then an alias", "|\n\uFEFF*", "did not find expected alphabetic or numeric character", 5},
+		{"mark ends a value's block scalar", "s: |\n\uFEFF.", "did not find expected key", 8},
+		{"mark ends a block scalar with content", "a: |\n  x\n\uFEFF y", "did not find expected key", 13},
+		{"mark ends a nested plain scalar", "a: x\n\uFEFF y", "did not find expected key", 9},
+		{"mark after a value, then an alias", "a: 1\n\uFEFF*", "did not find expected alphabetic or numeric character", 9},
+		{"mark inside a root plain scalar continues it", "a\n\uFEFF b", "", 0},
+		{"mark inside a flow sequence is skipped", "a: [x,\n\uFEFF y]", "", 0},
+		{"mark before a more-indented mapping", "a:\n\uFEFF b: 1", "", 0},
 		// a quoted scalar or flow collection after `key: ` stays a possible simple key in libyaml
 		{"quoted scalar after a value, then a key", "e: ''D:", "did not find expected key", 5},
 		{"quoted scalar, a space, then a key", "e: 'a' b: c", "did not find expected key", 7},
@@ -135,5 +187,41 @@ func TestMaskedVerdict(t *testing.T) {
 		if name == "LS inside a block line" && want == nil {
 			t.Errorf("%s: libyaml reads LS as a line break and refuses the text", name)
 		}
+	}
+}
+
+// TestParseVerdictIsLibyamls: the verdict where the shape pass and the block-scalar mask take part
+// (libyaml's text and mark from python3-yaml's CSafeLoader).
+func TestParseVerdictIsLibyamls(t *testing.T) {
+	for _, c := range []struct {
+		name, src, msg string
+		at             int
+	}{
+		{"tab after a block scalar's first indentation", "t: |\n \tx\n", "found a tab character where an indentation space is expected", 6},
+		{"tab before the block's indentation is reached", "t: |\n  x\n \ty\n", "found a tab character where an indentation space is expected", 10},
+		{"tab inside the block's indentation is content", "t: |\n  x\n  \ty\n", "", 0},
+		{"further document ends are skipped", ".\n...\n...", "", 0},
+		{"document ends and comments only", "a\n...\n#c\n...\n", "", 0},
+		{"content after a document end", "-\n...\np", "did not find expected <document start>", 6},
+		{"indented content after a document end", "a: 1\n...\n  b", "did not find expected <document start>", 11},
+		{"content after two document ends", "a\n... # c\n...\nb", "did not find expected <document start>", 14},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse(source.NewLineIndex([]byte(c.src)))
+			var ye *Error
+			switch {
+			case c.msg == "" && err != nil:
+				t.Fatalf("want no error, got %v", err)
+			case c.msg != "" && !errors.As(err, &ye):
+				t.Fatalf("want %q at %d, got %v", c.msg, c.at, err)
+			case c.msg != "" && (ye.Msg != c.msg || ye.Offset != c.at):
+				t.Fatalf("got %q at %d, want %q at %d", ye.Msg, ye.Offset, c.msg, c.at)
+			}
+		})
+	}
+	// a second document after `...` is still serde_yaml's "more than one document", at its `---`
+	doc, err := Parse(source.NewLineIndex([]byte("a\n...\n...\n---\nb\n")))
+	if err != nil || doc.Extra == nil || doc.Extra.Start != 10 {
+		t.Fatalf("got %v, %+v; want the second document at 10", err, doc)
 	}
 }

@@ -112,6 +112,9 @@ func verdictOn(li *source.LineIndex) verdict {
 		if colonOK {
 			return verdict{err: &Error{Offset: colon, Msg: msgUnexpectedColon}}
 		}
+		if w, ok := tabAfterComment(li); ok {
+			return w
+		}
 		return v
 	}
 	if v.err.Msg == "found incompatible YAML document" {

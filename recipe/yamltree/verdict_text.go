@@ -7,6 +7,8 @@ package yamltree
 import (
 	"bytes"
 	"regexp"
+
+	"github.com/goose-ls/goose-ls/recipe/source"
 )
 
 const bom = "\uFEFF"
@@ -169,4 +171,52 @@ func inBlockScalar(text []byte, start int) bool {
 		end = s - 1
 	}
 	return false
+}
+
+// tabAfterComment: yaml/v3 eats a run of comment lines together (it keeps comments), including a line
+// that starts with a tab; libyaml, in block context, refuses a tab at the start of a line ("found
+// character that cannot start any token") wherever the line comes after. When yaml/v3 accepted a text
+// with such a line after a comment line, the comment lines are blanked (same length; a comment line is
+// skipped like an empty one by libyaml) and yaml/v3 asked again; only its tab error is taken (in a flow
+// collection, where tabs are allowed, there is none).
+func tabAfterComment(li *source.LineIndex) (verdict, bool) {
+	text := li.Text()
+	if !bytes.Contains(text, []byte("\n\t")) && !bytes.Contains(text, []byte("\n \t")) {
+		return verdict{}, false
+	}
+	blank := bytes.Clone(text)
+	prevComment, found := false, false
+	for start := 0; start < len(blank); {
+		end := lineEndAt(blank, start)
+		line := blank[start:end]
+		body := bytes.TrimLeft(line, " \t")
+		isComment := len(body) > 0 && body[0] == '#'
+		if prevComment && bytes.HasPrefix(bytes.TrimLeft(line, " "), []byte("\t")) {
+			found = true
+		}
+		if isComment {
+			for i := len(line) - len(body); i < len(line); i++ {
+				if line[i] != '\r' {
+					line[i] = ' '
+				}
+			}
+		}
+		if len(bytes.TrimSpace(line)) > 0 || isComment {
+			prevComment = isComment
+		}
+		start = end + 1
+	}
+	if !found {
+		return verdict{}, false
+	}
+	v, line := decodeV3(blank)
+	if v.err == nil || v.err.Msg != msgCannotStartToken {
+		return verdict{}, false
+	}
+	off, _ := placeError(source.NewLineIndex(blank), v.err.Msg, line)
+	if off >= len(text) || text[off] != '\t' {
+		return verdict{}, false
+	}
+	v.err.Offset = off
+	return v, true
 }

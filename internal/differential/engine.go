@@ -88,9 +88,12 @@ func RunEngine(dir, text string, values map[string]string) (res EngineResult) {
 	return res
 }
 
-// lenientOutput is the validation render's text, computed as recipe.Check computes it (check.go).
+// lenientOutput is the validation render's text, computed as recipe.Check computes it (check.go): a leading
+// byte order mark is kept beside the rendered body (File.BOM; the YAML stage skips it as libyaml does), so
+// the text goose-ls parses is the mark followed by the render — minijinja's output of the whole file.
 func lenientOutput(ctx context.Context, dir, text string) *string {
-	pre := template.Preprocess(strings.TrimPrefix(text, "\uFEFF"))
+	body, hadBOM := strings.CutPrefix(text, "\uFEFF")
+	pre := template.Preprocess(body)
 	tpl, err := template.Parse("recipe", pre.Text)
 	if err != nil {
 		return nil
@@ -98,6 +101,9 @@ func lenientOutput(ctx context.Context, dir, text string) *string {
 	out, err := tpl.Render(nil, template.RenderOptions{Undefined: template.Lenient, Loader: recipe.TemplateLoader(dir, recipe.OSFS{}), Context: ctx})
 	if err != nil {
 		return nil
+	}
+	if hadBOM {
+		return ptr("\uFEFF" + out.Text)
 	}
 	return &out.Text
 }

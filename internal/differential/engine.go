@@ -82,7 +82,8 @@ func RunEngine(dir, text string, values map[string]string) (res EngineResult) {
 		if err != nil {
 			res.StrictErr = ptr(err.Error())
 		} else {
-			res.Strict = ptr(out)
+			// the file's byte order mark stays beside the rendered body (lenientOutput)
+			res.Strict = ptr(string(f.Text[:f.BOM]) + out)
 		}
 	}
 	return res

@@ -109,7 +109,7 @@ func verdictOn(li *source.LineIndex) verdict {
 	v, line := decodeV3(text)
 	colon, colonOK := unexpectedColonInFlow(text)
 	if v.err == nil {
-		if colonOK {
+		if colonOK && flowCollectionBefore(v.node, li.Line(colon)+1) {
 			return verdict{err: &Error{Offset: colon, Msg: msgUnexpectedColon}}
 		}
 		if w, ok := tabAfterComment(li); ok {
@@ -500,4 +500,26 @@ func yaml12As11(text []byte) ([]byte, bool) {
 		out[i+2] = '1'
 	}
 	return out, true
+}
+
+// flowCollectionBefore says whether the composed document holds a flow collection starting on line (1-based)
+// or earlier: the text scan of unexpectedColonInFlow can take a bracket inside a multi-line plain scalar
+// for a collection, which yaml/v3's composition, accepting the text, tells apart.
+func flowCollectionBefore(n *yaml3.Node, line int) bool {
+	if n == nil {
+		return true // nothing composed to ask: keep the scan's answer
+	}
+	var walk func(*yaml3.Node) bool
+	walk = func(n *yaml3.Node) bool {
+		if (n.Kind == yaml3.MappingNode || n.Kind == yaml3.SequenceNode) && n.Style&yaml3.FlowStyle != 0 && n.Line <= line {
+			return true
+		}
+		for _, c := range n.Content {
+			if walk(c) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(n)
 }

@@ -20,6 +20,7 @@ func TestVerdictIsLibyamls(t *testing.T) {
 		// yaml/v3 eats a tab-indented comment line after a comment line; libyaml refuses the tab (block context)
 		{"tab-started comment after a comment", "#\n\t#\n", msgCannotStartToken, 2},
 		{"tab after spaces, after a comment and a blank line", "# a\n\n \t# b\ntitle: t\n", msgCannotStartToken, 6},
+		{"a bracket inside a multi-line plain scalar opens no flow collection", "m\n\n{):]\n", "", 0},
 		{"tab-started comment after a comment in a flow collection", "x: [1,\n# c\n\t# d\n 2]\n", "", 0},
 		{"YAML 1.2 directive (libyaml accepts 1.1 and 1.2)", "%YAML 1.2\n---\na: 1\n", "", 0},
 		{"line-start byte order mark is skipped", "a: 1\n\uFEFF\nc: 1\n", "", 0},

@@ -7,7 +7,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -18,30 +17,13 @@ import (
 	"github.com/goose-ls/goose-ls/agent"
 	"github.com/goose-ls/goose-ls/agent/host"
 	"github.com/goose-ls/goose-ls/internal/cli"
-	"github.com/goose-ls/goose-ls/recipe/library"
 	"github.com/goose-ls/goose-ls/recipe/render"
 )
 
 func runRun(args []string, stdout, stderr io.Writer) int {
-	f, err := cli.ParseRunFlags(args, stderr)
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "goose-ls run:", err)
-		}
-		return 2
-	}
-	switch {
-	case f.Explain:
-		return cli.Explain(f, stdout, stderr)
-	case f.RenderRecipe:
-		return cli.RenderRecipe(f, stdout, stderr)
-	case f.Recipe != "" && !library.IsPath(f.Recipe): // a bare name: goose's recipe folders
-		res, err := cli.NewResolver().Resolve(f.Recipe)
-		if err != nil {
-			fmt.Fprintln(stderr, "goose-ls run:", err)
-			return 1
-		}
-		f.Recipe = res.Path
+	f, code, done := cli.PrepareRun(args, stdout, stderr)
+	if done {
+		return code
 	}
 	// one redactor for the run: it learns the provider's keys and the extensions' envs as the run starts,
 	// and the --debug log, the session store and the run's events all redact with it

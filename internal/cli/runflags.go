@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/goose-ls/goose-ls/recipe/library"
 )
 
 // ParamFlags collects repeated --params k=v.
@@ -94,4 +96,31 @@ func ParseRunFlags(args []string, stderr io.Writer) (*RunFlags, error) {
 func IsTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// PrepareRun is what both binaries do first for `run`: parse the flags, answer --explain and
+// --render-recipe, and resolve a bare recipe name in goose's folders (f.Recipe becomes its path). done
+// says the command is answered (with exit code code); otherwise f is the run to start.
+func PrepareRun(args []string, stdout, stderr io.Writer) (f *RunFlags, code int, done bool) {
+	f, err := ParseRunFlags(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "goose-ls run:", err)
+		}
+		return nil, 2, true
+	}
+	switch {
+	case f.Explain:
+		return f, Explain(f, stdout, stderr), true
+	case f.RenderRecipe:
+		return f, RenderRecipe(f, stdout, stderr), true
+	case f.Recipe != "" && !library.IsPath(f.Recipe): // a bare name: goose's recipe folders
+		res, err := NewResolver().Resolve(f.Recipe)
+		if err != nil {
+			fmt.Fprintln(stderr, "goose-ls run:", err)
+			return f, 1, true
+		}
+		f.Recipe = res.Path
+	}
+	return f, 0, false
 }

@@ -137,6 +137,10 @@ func writeDebugValue(b *strings.Builder, v Value, level int) {
 			fmt.Fprintf(b, "<loop %d/%d>", v.m.loop.i, len(v.m.loop.items))
 			return
 		}
+		if v.m.module != nil {
+			b.WriteString(*v.m.module)
+			return
+		}
 		if len(v.m.Keys) == 0 {
 			b.WriteString("{}")
 			return

@@ -5,6 +5,7 @@ package template
 import (
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -198,8 +199,12 @@ func init() {
 			case KindUndefined, KindNone:
 				return v, nil // minijinja returns them unchanged
 			case KindMap:
-				// what minijinja 2.20 gives for a map: its keys, in order (measured with mj-oracle)
+				// what minijinja 2.20 gives for a map: its keys, in order (measured with mj-oracle); an
+				// imported module's keys reverse (its enumerator is a plain list)
 				items, err := ec.seqOf(f, v)
+				if v.m.module != nil {
+					slices.Reverse(items)
+				}
 				return sizedIterValue(items), err
 			case KindSeq:
 			default:

@@ -96,7 +96,8 @@ func (ec *evalCtx) firstExisting(r Range, name Value, ignoreMissing bool) (*Temp
 
 // importModule runs `{% import %}`/`{% from … import %}` as minijinja does: the template renders like an
 // include (with the current variables, its output dropped) and its top-level variables become a map,
-// bound as a whole or name by name (a missing name is undefined).
+// bound as a whole or name by name (a missing name is undefined). Printed, the module is the text
+// its template rendered.
 func (ec *evalCtx) importModule(s *Import) error {
 	name, err := ec.eval(s.Name)
 	if err != nil {
@@ -111,13 +112,15 @@ func (ec *evalCtx) importModule(s *Import) error {
 	ec.addBlocks(t)
 	top := newFrame()
 	ec.push(top)
-	_, _, err = ec.captureFn(func() error { return ec.renderTemplate(s.R, t) })
+	text, _, err := ec.captureFn(func() error { return ec.renderTemplate(s.R, t) })
 	ec.pop()
 	ec.blocks, ec.extended = savedBlocks, savedExtended
 	if err != nil {
 		return ec.wrapFailure(s.R, err, "could not render include: error in \""+t.Name+"\"")
 	}
 	module := NewMap()
+	module.module = &text
+	module.size = addSize(module.size, len(text))
 	var names []string
 	top.each(func(n string, _ Value) { names = append(names, n) })
 	slices.Sort(names) // minijinja's module is a sorted map

@@ -265,11 +265,18 @@ var globals = map[string]globalFn{
 		return sizedIterValue(out), nil
 	},
 	"dict": func(_ *evalCtx, args []Value, kw []kwValue) (Value, error) {
+		// minijinja's dict(value, **kwargs): one optional map (none or undefined is empty), then the keywords
 		m := NewMap()
-		if len(args) > 0 && args[0].kind == KindMap {
+		switch {
+		case len(args) > 1:
+			return Value{}, fmt.Errorf("too many arguments")
+		case len(args) == 0 || args[0].kind == KindUndefined || args[0].kind == KindNone:
+		case args[0].kind == KindMap:
 			for _, k := range args[0].m.Keys {
 				m.SetKey(args[0].m.keyOf(k), args[0].m.get(k))
 			}
+		default:
+			return Value{}, fmt.Errorf("invalid operation")
 		}
 		for _, k := range kw {
 			m.Set(k.name, k.v)
@@ -277,17 +284,59 @@ var globals = map[string]globalFn{
 		m.sortKeys()
 		return MapValue(m), nil
 	},
-	"namespace": func(_ *evalCtx, _ []Value, kw []kwValue) (Value, error) {
-		m := NewMap()
-		for _, k := range kw {
-			m.Set(k.name, k.v)
+	"namespace": namespaceGlobal,
+	"debug": func(ec *evalCtx, args []Value, kw []kwValue) (Value, error) {
+		// minijinja's debug(): the state without arguments, else `{:#?}` of the one argument or of the list
+		// of them (keyword arguments are one more argument, a map)
+		if len(kw) > 0 {
+			args = append(args[:len(args):len(args)], kwargsMap(kw))
 		}
-		m.sortKeys()
-		return MapValue(m), nil
+		var b strings.Builder
+		switch len(args) {
+		case 0:
+			return StringValue(ec.debugState()), nil
+		case 1:
+			writeDebugValue(&b, args[0], 0)
+		default:
+			writeDebugValue(&b, SeqValue(args), 0)
+		}
+		return StringValue(b.String()), nil
 	},
-	"debug": func(ec *evalCtx, _ []Value, _ []kwValue) (Value, error) {
-		return StringValue(ec.debugState()), nil
-	},
+}
+
+// namespaceGlobal is minijinja's namespace(defaults): one optional map (keyword arguments are that map);
+// its string keys are copied, none or undefined is an empty namespace.
+func namespaceGlobal(_ *evalCtx, args []Value, kw []kwValue) (Value, error) {
+	if len(kw) > 0 {
+		args = append(args[:len(args):len(args)], kwargsMap(kw))
+	}
+	m := NewMap()
+	switch {
+	case len(args) > 1:
+		return Value{}, fmt.Errorf("too many arguments")
+	case len(args) == 0 || args[0].kind == KindUndefined || args[0].kind == KindNone:
+	case args[0].kind == KindMap:
+		d := args[0].m
+		for _, k := range d.Keys {
+			if key := d.keyOf(k); key.kind == KindString {
+				m.Set(key.s, d.get(k))
+			}
+		}
+	default:
+		return Value{}, fmt.Errorf("invalid operation: expected object or keyword arguments, got %s", args[0].typeName())
+	}
+	m.sortKeys()
+	return MapValue(m), nil
+}
+
+// kwargsMap is the map minijinja passes for a call's keyword arguments (sorted by name, as its maps are).
+func kwargsMap(kw []kwValue) Value {
+	m := NewMap()
+	for _, k := range kw {
+		m.Set(k.name, k.v)
+	}
+	m.sortKeys()
+	return MapValue(m)
 }
 
 // toIsize converts a function argument as minijinja's isize conversion does.

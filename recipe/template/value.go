@@ -64,6 +64,9 @@ type Map struct {
 	loop *loopInfo
 	// keyVals holds the value of each key that is not a string, by its stored form (mapkeys.go).
 	keyVals map[string]Value
+	// module, when set, marks the map of an imported template's variables (minijinja's module
+	// object): it prints, alone or inside a container, as the text that template rendered.
+	module *string
 }
 
 // mapIndexAt is the number of keys past which a map keeps an index.
@@ -336,6 +339,10 @@ func (v Value) repr(b *strings.Builder, depth, limit int) {
 		}
 		b.WriteByte(']')
 	case KindMap:
+		if v.m.module != nil {
+			b.WriteString(*v.m.module)
+			return
+		}
 		b.WriteByte('{')
 		for i, k := range v.m.Keys {
 			if i > 0 {

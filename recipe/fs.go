@@ -1,12 +1,11 @@
 // File access for sub-recipes and template parents: the workspace roots for sub-recipes, the recipe's folder
-// for templates (where goose confines them), every read through the confined reader (confine.go).
+// for templates (goose-ls confines them there; goose does not), every read through the confined reader (confine.go).
 
 package recipe
 
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -61,27 +60,3 @@ func confinedPath(dir, name string) (string, error) {
 
 // loader loads parents and includes from the recipe's folder, as goose's minijinja loader does.
 func (f *File) loader(fsys FS) template.Loader { return TemplateLoader(f.Dir(), fsys) }
-
-// TemplateLoader loads templates named relative to dir, refusing paths that leave it.
-func TemplateLoader(dir string, fsys FS) template.Loader {
-	return func(name string) (*template.Template, error) {
-		p, err := confinedPath(dir, name)
-		if err != nil {
-			return nil, err
-		}
-		data, err := newConfinedReader(fsys, []string{dir}).ReadFile(p)
-		switch {
-		case errors.Is(err, os.ErrNotExist):
-			return nil, nil
-		case errors.Is(err, ErrOutsideRoots): // a symlink that leaves the folder
-			return nil, errOutsideDir
-		case err != nil:
-			return nil, fmt.Errorf("could not read template %q: %s", name, ReadError(err))
-		}
-		t, err := template.Parse(name, string(data))
-		if err != nil {
-			return nil, err
-		}
-		return t, nil
-	}
-}

@@ -281,7 +281,7 @@ func (f *File) checkTemplate(fsys FS) {
 			if line == 0 {
 				line = f.Lines.Line(r.Start) + 1
 			}
-			f.errorf(r, CodeTplSyntax, "syntax error: %s (in recipe:%d)", se.Msg, line)
+			f.errorf(r, CodeTplSyntax, "%s (in recipe:%d)", se.Error(), line)
 		}
 		f.Template = nil
 		return

@@ -134,7 +134,7 @@ func writeDebugValue(b *strings.Builder, v Value, level int) {
 		b.WriteString(pad + "]")
 	case KindMap:
 		if v.m.loop != nil {
-			fmt.Fprintf(b, "<loop %d/%d>", v.m.loop.i, len(v.m.loop.items))
+			b.WriteString(v.m.loop.String())
 			return
 		}
 		if v.m.module != nil {

@@ -495,9 +495,22 @@ func (ec *evalCtx) forLoop(s *For) error {
 	if len(items) == 0 {
 		return ec.stmts(s.Else)
 	}
+	return ec.loopBody(s, items, unsizedIteration(iv) && s.Filter == nil)
+}
+
+// unsizedIteration: minijinja iterates v without knowing its length (a string's characters, an iterator of
+// unknown length), so loop.length is undefined.
+func unsizedIteration(v Value) bool { return v.kind == KindString || v.iter == iterUnsized }
+
+// loopBody runs the body of s once per item (a for loop past its filter, or a recursion through `loop(…)`).
+// unsized: the items came from an iterator of unknown length (loop.length is then undefined).
+func (ec *evalCtx) loopBody(s *For, items []Value, unsized bool) error {
 	needLoop := ec.needsLoopObject(s)
 	iterFrame := newFrame() // re-used: nothing keeps a frame past its iteration
-	changed := &loopChanged{}
+	state := &loopState{depth: ec.loopDepth(), unsized: unsized}
+	if s.Recursive {
+		state.recursive = s
+	}
 	for i, it := range items {
 		if err := ec.work(s.R, loopIterationSteps); err != nil {
 			return err
@@ -520,7 +533,7 @@ func (ec *evalCtx) forLoop(s *For) error {
 			continue
 		}
 		iterFrame.reset()
-		iterFrame.set("loop", MapValue(newLoopObject(items, i, changed)))
+		iterFrame.set("loop", MapValue(newLoopObject(items, i, state)))
 		ec.push(iterFrame)
 		if err := ec.assign(s.Target, it); err != nil {
 			ec.pop()

@@ -311,6 +311,9 @@ func (ec *evalCtx) slice(e *Slice) (Value, error) {
 }
 
 func (ec *evalCtx) call(e *Call) (Value, error) {
+	if cur, ok := ec.callsLoop(e); ok {
+		return ec.recurseLoop(e, cur)
+	}
 	if ga, ok := e.Callee.(*GetAttr); ok {
 		if n, ok := ga.Expr.(*Name); ok && n.Name == "self" {
 			return ec.selfBlock(e.R, ga.Name)

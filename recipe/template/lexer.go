@@ -3,7 +3,6 @@
 package template
 
 import (
-	"fmt"
 	"math/big"
 	"strings"
 )
@@ -54,6 +53,9 @@ type SyntaxError struct {
 	// Line is the line minijinja names in ` (in name:N)` (from 1): where its lexer stood for a lexing
 	// error, else the first line of the last token its parser consumed. R stays on the offending text.
 	Line int
+	// NotSyntax: minijinja's error kind is not a syntax error (a bad string escape), so the message has no
+	// "syntax error: " before it.
+	NotSyntax bool
 }
 
 // lineOf is the 1-based line of offset off in the lexed source.
@@ -61,7 +63,12 @@ func (lx *lexer) lineOf(off int) int {
 	return 1 + strings.Count(lx.src[:min(max(off, 0), len(lx.src))], "\n")
 }
 
-func (e *SyntaxError) Error() string { return "syntax error: " + e.Msg }
+func (e *SyntaxError) Error() string {
+	if e.NotSyntax {
+		return e.Msg
+	}
+	return "syntax error: " + e.Msg
+}
 
 // lexer walks the source; the parser drives it between data mode (scanData) and tag mode (next).
 type lexer struct {
@@ -386,46 +393,27 @@ scan:
 
 func (lx *lexer) str(quote byte) (token, error) {
 	s, p := lx.src, lx.pos
-	var b strings.Builder
-	q := p + 1
-	for q < len(s) {
-		c := s[q]
-		if c == quote {
-			lx.pos = q + 1
-			return token{kind: tkString, val: b.String(), r: Range{Start: p, End: q + 1}}, nil
-		}
-		if c == '\\' && q+1 < len(s) {
+	// minijinja finds the closing quote first (a backslash takes the byte after it along), then unescapes
+	q, escapes := p+1, false
+	for q < len(s) && s[q] != quote {
+		if s[q] == '\\' {
+			escapes = true
 			q++
-			switch s[q] {
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			case 'r':
-				b.WriteByte('\r')
-			case 'b':
-				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'u':
-				if q+4 < len(s) {
-					var r rune
-					if _, err := fmt.Sscanf(s[q+1:q+5], "%04x", &r); err == nil {
-						b.WriteRune(r)
-						q += 4
-						break
-					}
-				}
-				return token{}, &SyntaxError{R: Range{Start: q - 1, End: q + 1}, Msg: "invalid unicode escape"}
-			default:
-				b.WriteByte(s[q])
-			}
-			q++
-			continue
 		}
-		b.WriteByte(c)
 		q++
 	}
-	lx.pos = len(s)
-	return token{}, &SyntaxError{R: Range{Start: p, End: len(s)}, Msg: "unexpected end of string", Line: lx.lineOf(len(s))}
+	if q >= len(s) {
+		lx.pos = len(s)
+		return token{}, &SyntaxError{R: Range{Start: p, End: len(s)}, Msg: "unexpected end of string", Line: lx.lineOf(len(s))}
+	}
+	lx.pos = q + 1
+	val := s[p+1 : q]
+	if escapes {
+		var ok bool
+		if val, ok = unescapeString(val); !ok {
+			// minijinja's BadEscape carries no position: the parser's last token names the line
+			return token{}, &SyntaxError{R: Range{Start: p, End: q + 1}, Msg: "bad string escape", NotSyntax: true}
+		}
+	}
+	return token{kind: tkString, val: val, r: Range{Start: p, End: q + 1}}, nil
 }

@@ -2,46 +2,47 @@
 
 package template
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
-// loopKeys are the `loop` attributes in minijinja's order (previtem/nextitem only where they exist).
-var loopKeys = []string{"index", "index0", "revindex", "revindex0", "first", "last", "length", "depth", "previtem", "nextitem"}
-
-// loopKeysFirst are the keys of the first of several iterations (no previtem).
-var loopKeysFirst = append(append([]string{}, loopKeys[:8]...), "nextitem")
+// loopKeys are the `loop` attributes in minijinja's order. goose builds minijinja without
+// adjacent_loop_items, so there is no previtem or nextitem.
+var loopKeys = []string{"index0", "index", "length", "revindex", "revindex0", "first", "last", "depth", "depth0"}
 
 type loopInfo struct {
-	items   []Value
-	i       int
-	changed *loopChanged // shared by every iteration of one loop
+	items []Value
+	i     int
+	state *loopState // shared by every iteration of one loop
 }
 
-// loopChanged is what `loop.changed(…)` compares with: the arguments of the loop's previous call.
-type loopChanged struct {
+// loopState is what the iterations of one loop share.
+type loopState struct {
+	// last and called are what `loop.changed(…)` compares with: the arguments of the previous call.
 	last   []Value
 	called bool
+	// depth counts the recursive loops around this one (loop.depth0).
+	depth int
+	// recursive is the `{% for … recursive %}` statement `loop(…)` runs again; nil for other loops.
+	recursive *For
+	// unsized: the loop walks an iterator of unknown length (loop.length is undefined, printed `?`).
+	unsized bool
 }
 
 // newLoopObject is the `loop` map for iteration i over items; state is the loop's own (one per loop).
-func newLoopObject(items []Value, i int, state *loopChanged) *Map {
-	keys := loopKeys[:8]
-	switch {
-	case i > 0 && i+1 < len(items):
-		keys = loopKeys
-	case i > 0:
-		keys = loopKeys[:9]
-	case i+1 < len(items):
-		keys = loopKeysFirst
-	}
-	m := &Map{Keys: keys[:len(keys):len(keys)], loop: &loopInfo{items: items, i: i, changed: state}}
-	m.size = containerBytes + 8*(itemBytes+8+scalarBytes)
-	if i > 0 {
-		m.size += items[i-1].byteSize()
-	}
-	if i+1 < len(items) {
-		m.size += items[i+1].byteSize()
-	}
+func newLoopObject(items []Value, i int, state *loopState) *Map {
+	m := &Map{Keys: loopKeys[:len(loopKeys):len(loopKeys)], loop: &loopInfo{items: items, i: i, state: state}}
+	m.size = containerBytes + len(loopKeys)*(itemBytes+8+scalarBytes)
 	return m
+}
+
+// String is how minijinja prints a loop object: `<loop INDEX0/LENGTH>`.
+func (l *loopInfo) String() string {
+	if l.state.unsized {
+		return fmt.Sprintf("<loop %d/?>", l.i)
+	}
+	return fmt.Sprintf("<loop %d/%d>", l.i, len(l.items))
 }
 
 // cycle is `loop.cycle(a, b, …)`: the argument at the iteration's index modulo their count (keyword
@@ -63,7 +64,7 @@ func (l *loopInfo) cycle(_ *evalCtx, args []Value, kwargs []kwValue) (Value, err
 // changedCall is `loop.changed(a, …)`: true when the arguments differ from those of the loop's previous
 // call (every call counts, in any iteration; the first is always true), as minijinja's.
 func (l *loopInfo) changedCall(_ *evalCtx, args []Value, _ []kwValue) (Value, error) {
-	st := l.changed
+	st := l.state
 	same := st.called && len(st.last) == len(args)
 	for i := 0; same && i < len(args); i++ {
 		same = equal(st.last[i], args[i])
@@ -74,31 +75,35 @@ func (l *loopInfo) changedCall(_ *evalCtx, args []Value, _ []kwValue) (Value, er
 
 func (l *loopInfo) get(k string) (Value, bool) {
 	n, i := len(l.items), l.i
+	sized := !l.state.unsized
 	switch k {
 	case "index":
 		return IntValue(int64(i + 1)), true
 	case "index0":
 		return IntValue(int64(i)), true
 	case "revindex":
-		return IntValue(int64(n - i)), true
+		if sized {
+			return IntValue(int64(n - i)), true
+		}
+		return Undefined(), true
 	case "revindex0":
-		return IntValue(int64(n - i - 1)), true
+		if sized {
+			return IntValue(int64(n - i - 1)), true
+		}
+		return Undefined(), true
 	case "first":
 		return BoolValue(i == 0), true
 	case "last":
-		return BoolValue(i == n-1), true
+		return BoolValue(sized && i == n-1), true
 	case "length":
-		return IntValue(int64(n)), true
+		if sized {
+			return IntValue(int64(n)), true
+		}
+		return Undefined(), true
 	case "depth":
-		return IntValue(1), true
-	case "previtem":
-		if i > 0 {
-			return l.items[i-1], true
-		}
-	case "nextitem":
-		if i+1 < n {
-			return l.items[i+1], true
-		}
+		return IntValue(int64(l.state.depth + 1)), true
+	case "depth0":
+		return IntValue(int64(l.state.depth)), true
 	}
 	return Value{}, false
 }

@@ -343,6 +343,10 @@ func (v Value) repr(b *strings.Builder, depth, limit int) {
 			b.WriteString(*v.m.module)
 			return
 		}
+		if v.m.loop != nil {
+			b.WriteString(v.m.loop.String())
+			return
+		}
 		b.WriteByte('{')
 		for i, k := range v.m.Keys {
 			if i > 0 {

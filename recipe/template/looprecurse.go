@@ -58,7 +58,8 @@ func (ec *evalCtx) recurseLoop(e *Call, cur *loopInfo) (Value, error) {
 	if err != nil {
 		return Value{}, ec.fail(e.R, "invalid operation: cannot recurse because of non-iterable value")
 	}
-	if err := ec.enter(e.R); err != nil {
+	// the loop starts again where its iterable is (minijinja's PushLoop): a recursion too deep fails there
+	if err := ec.enter(s.Iter.Span()); err != nil {
 		return Value{}, err
 	}
 	defer func() { ec.depth-- }()

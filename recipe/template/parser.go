@@ -158,6 +158,23 @@ func (p *parser) isKeyword(kw string) bool {
 	return err == nil && t.kind == tkIdent && t.val == kw
 }
 
+// skipContextMarker skips `with context` or `without context`, which minijinja accepts after include and
+// import names and ignores.
+func (p *parser) skipContextMarker() (bool, error) {
+	if !p.isKeyword("with") && !p.isKeyword("without") {
+		return false, nil
+	}
+	p.next()
+	t, err := p.next()
+	if err != nil {
+		return false, err
+	}
+	if t.kind != tkIdent || t.val != "context" {
+		return false, p.unexpected(t, "context")
+	}
+	return true, nil
+}
+
 func (p *parser) expectBlockEnd() (token, error) {
 	t, err := p.next()
 	if err != nil {
@@ -317,6 +334,10 @@ func (p *parser) statement(start int, kw token) (Stmt, error) {
 			return nil, err
 		}
 		inc := &Include{Name: e}
+		skipped, err := p.skipContextMarker()
+		if err != nil {
+			return nil, err
+		}
 		if p.isKeyword("ignore") {
 			p.next()
 			t, err := p.next()
@@ -327,6 +348,11 @@ func (p *parser) statement(start int, kw token) (Stmt, error) {
 				return nil, p.unexpected(t, "missing keyword")
 			}
 			inc.IgnoreMissing = true
+			if !skipped {
+				if _, err := p.skipContextMarker(); err != nil {
+					return nil, err
+				}
+			}
 		}
 		t, err := p.expectBlockEnd()
 		if err != nil {

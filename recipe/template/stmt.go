@@ -394,6 +394,18 @@ func describeExpr(e Expr) string {
 	return "expression"
 }
 
+// fromImportDone: a context marker (skipped) or the end of the tag ends `from … import` names.
+func (p *parser) fromImportDone() (bool, error) {
+	if skipped, err := p.skipContextMarker(); skipped || err != nil {
+		return skipped, err
+	}
+	t, err := p.peek()
+	if err != nil {
+		return false, err
+	}
+	return t.kind == tkBlockEnd, nil
+}
+
 func (p *parser) importStmt(start int, kw string) (Stmt, error) {
 	e, err := p.expr()
 	if err != nil {
@@ -416,11 +428,36 @@ func (p *parser) importStmt(start int, kw string) (Stmt, error) {
 			return nil, p.unexpected(n, "identifier")
 		}
 		st.Names = append(st.Names, &Name{R: n.r, Name: n.val})
+		if _, err := p.skipContextMarker(); err != nil {
+			return nil, err
+		}
 	} else {
 		if t.kind != tkIdent || t.val != "import" {
 			return nil, p.unexpected(t, "import")
 		}
+		// minijinja's loop: a context marker or the end of the tag ends the names (a trailing comma too)
 		for {
+			if done, err := p.fromImportDone(); done || err != nil {
+				if err != nil {
+					return nil, err
+				}
+				break
+			}
+			if len(st.Names) > 0 {
+				c, err := p.next()
+				if err != nil {
+					return nil, err
+				}
+				if c.kind != tkOp || c.val != "," {
+					return nil, p.unexpected(c, "`,`")
+				}
+			}
+			if done, err := p.fromImportDone(); done || err != nil {
+				if err != nil {
+					return nil, err
+				}
+				break
+			}
 			n, err := p.next()
 			if err != nil {
 				return nil, err
@@ -448,10 +485,6 @@ func (p *parser) importStmt(start int, kw string) (Stmt, error) {
 				bound = &Name{R: a.r, Name: a.val}
 			}
 			st.Names = append(st.Names, bound)
-			if !p.isOp(",") {
-				break
-			}
-			p.next()
 		}
 	}
 	end, err := p.expectBlockEnd()

@@ -95,7 +95,7 @@ func (g *tmplGen) corpusTemplate(recipe string) string {
 // Generate returns the cases of one seed: nTemplate template cases (two thirds from the grammar, a third
 // from the corpus) and nYAML YAML mutations of corpus recipes.
 func Generate(seed uint64, nTemplate, nYAML int, corpus []string) []Case {
-	g := &tmplGen{r: rand.New(rand.NewPCG(seed, 0x90053))}
+	g := &tmplGen{r: rand.New(rand.NewPCG(seed, 0x90053)), calls: rand.New(rand.NewPCG(seed, 0xca115))}
 	cases := make([]Case, 0, nTemplate+nYAML)
 	for i := range nTemplate {
 		c := Case{Kind: "template"}

@@ -36,23 +36,25 @@ const (
 // raised after issue 12's first fixes (recipe/template, recipe/render, recipe/yamltree) and again after
 // the YAML verdict moved to libyaml's port (recipe/yamltree/verdict.go) and template syntax errors took
 // minijinja's line and grammar, and again after the filters, operators, map order and iterators of
-// minijinja 2.20 (every template dimension at 100 %): the test fails
+// minijinja 2.20 (every template dimension at 100 %), and re-measured after the generator started calling
+// filters, tests and globals with random arguments (gencalls.go; minijinja's argument binding): the test fails
 // when goose-ls agrees less often than this. They are below issue 12's targets; raise them to the new
 // figures as fixes land (a fix can also move a case into a dimension it was not compared in before, so
 // re-measure rather than add).
 var floors = [numDims]float64{
 	DimSyntax:       100.00, // 7000 of 7000
-	DimSyntaxMsg:    100.00, // 1652 of 1652 (minijinja's line in ` (in recipe:N)`)
-	DimRender:       100.00, // 5348 of 5348
-	DimRenderMsg:    100.00, // 1492 of 1492 (minijinja's words for filters on wrong input types)
-	DimRenderOutput: 100.00, // 3856 of 3856
-	DimVars:         100.00, // 3856 of 3856
-	DimVarsMain:     100.00, // 5348 of 5348
-	DimRun:          100.00, // 3856 of 3856
-	DimRunOutput:    100.00, // 2673 of 2673
-	DimRunMsg:       100.00, // 1183 of 1183
-	DimYAML:         100.00, // 3856 of 3856 (libyaml's verdict through yaml/v3, issue 12 §4)
-	DimYAMLMsg:      99.95,  // 2271 of 2272 (line-start marks, NEL/LS/PS, `...`, escapes, read-ahead corrected)
+	DimSyntaxMsg:    100.00, // 1665 of 1665 (minijinja's line in ` (in recipe:N)`)
+	DimRender:       100.00, // 5335 of 5335
+	DimRenderMsg:    100.00, // 1529 of 1529 (minijinja's words for filters on wrong input types)
+	DimRenderOutput: 100.00, // 3806 of 3806
+	DimVars:         100.00, // 3806 of 3806
+	DimVarsMain:     100.00, // 5335 of 5335
+	DimRun:          100.00, // 3806 of 3806
+	DimRunOutput:    100.00, // 2641 of 2641
+	DimRunMsg:       100.00, // 1165 of 1165
+	DimYAML:         100.00, // 3806 of 3806 (libyaml's verdict through yaml/v3, issue 12 §4)
+	// 99.95 kept: the one YAML message that missed left the fixed seeds when the generator changed, unfixed
+	DimYAMLMsg: 99.95, // 2257 of 2257 (line-start marks, NEL/LS/PS, `...`, escapes, read-ahead corrected)
 }
 
 // targets are issue 12's: 100 % on verdicts, variables and outputs, 99 % on messages.

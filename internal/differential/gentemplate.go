@@ -15,6 +15,9 @@ type tmplGen struct {
 	depth int
 	// loopVars are the names the enclosing for loop binds (read more often inside it)
 	loopVars []string
+	// calls draws the arguments of filter, test and global calls (gencalls.go), so that they leave r's
+	// stream, and with it every other case of a seed, as it was
+	calls *rand.Rand
 }
 
 // variable names the generator reads; values are given to some of them at run time
@@ -116,12 +119,12 @@ func (g *tmplGen) expr() string {
 		}
 		return s
 	case 10, 11:
-		return g.expr() + g.pick([]string{"|", " | "}) + g.pick(filterPool)
+		return g.expr() + g.pick([]string{"|", " | "}) + g.filterCall(g.pick(filterPool))
 	case 12:
-		return g.expr() + " is " + g.pick([]string{"", "not "}) + g.pick(testPool)
+		return g.expr() + " is " + g.pick([]string{"", "not "}) + g.testCall(g.pick(testPool))
 	case 13:
-		return g.pick([]string{"range(3)", "range(1, 4)", "range(5, 0, -2)", "dict(a=1)", "namespace(a=1)", "lipsum(1)",
-			"x()", "super()", "self.b()", "loop.cycle('a', 'b')", "cycler('a')", "joiner()", "debug()", "range(n)"})
+		return g.globalCall(g.pick([]string{"range(3)", "range(1, 4)", "range(5, 0, -2)", "dict(a=1)", "namespace(a=1)", "lipsum(1)",
+			"x()", "super()", "self.b()", "loop.cycle('a', 'b')", "cycler('a')", "joiner()", "debug()", "range(n)"}))
 	case 14:
 		return "(" + g.expr() + ")"
 	default:
@@ -224,7 +227,7 @@ func (g *tmplGen) stmt() string {
 	case 14:
 		return g.tag("block "+g.pick([]string{"a", "b", "title", "body"})) + inner() + g.pick([]string{"{{ super() }}", ""}) + g.tag("endblock")
 	case 15:
-		return g.tag("filter "+g.pick(filterPool)) + inner() + g.tag("endfilter")
+		return g.tag("filter "+g.filterCall(g.pick(filterPool))) + inner() + g.tag("endfilter")
 	case 16:
 		return g.tag("autoescape "+g.pick([]string{"true", "false", "'html'", "x", "none", "'json'"})) + inner() + g.tag("endautoescape")
 	case 17:

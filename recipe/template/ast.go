@@ -195,6 +195,7 @@ type (
 		NameRange Range
 		Negated   bool
 		Args      []Expr
+		Kwargs    []Kwarg
 	}
 	// Unary is `not x` or `-x` (minijinja has no unary plus).
 	Unary struct {

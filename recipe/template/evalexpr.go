@@ -402,26 +402,6 @@ func (ec *evalCtx) callee(e *Call) (Value, error) {
 	return Value{}, ec.fail(e.R, "unknown method: %s has no method named %s", obj.typeName(), ga.Name)
 }
 
-func (ec *evalCtx) evalArgs(args []Expr, kwargs []Kwarg) ([]Value, []kwValue, error) {
-	var av []Value
-	for _, a := range args {
-		v, err := ec.eval(a)
-		if err != nil {
-			return nil, nil, err
-		}
-		av = append(av, v)
-	}
-	var kv []kwValue
-	for _, k := range kwargs {
-		v, err := ec.eval(k.Value)
-		if err != nil {
-			return nil, nil, err
-		}
-		kv = append(kv, kwValue{k.Name, v})
-	}
-	return av, kv, nil
-}
-
 func (ec *evalCtx) binary(e *Binary) (Value, error) {
 	switch e.Op {
 	case "and", "or":

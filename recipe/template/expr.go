@@ -47,6 +47,15 @@ func (p *parser) expr() (Expr, error) {
 	return e, nil
 }
 
+// exprNoIf is minijinja's parse_expr_noif: an expression without a trailing inline `if`.
+func (p *parser) exprNoIf() (Expr, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer func(chain int) { p.depth--; p.chain = chain }(p.chain)
+	return p.orExpr()
+}
+
 // binaryOp returns the binary operator at t and its precedence (0: none). `not` is handled by binExpr
 // (prefix at level 3, or the first word of `not in`).
 func (p *parser) binaryOp(t token) (string, int) {
@@ -173,7 +182,8 @@ func (p *parser) negation() (Expr, error) {
 	return &Unary{R: Range{Start: t.r.Start, End: e.Span().End}, Op: t.val, Expr: e}, nil
 }
 
-// args parses call arguments after `(` through `)` and returns the end offset.
+// args parses call arguments after `(` through `)` and returns the end offset. minijinja's splats: `*xs` is
+// a Unary `*` among the positional arguments, `**m` a keyword argument without a name.
 func (p *parser) args(args *[]Expr, kwargs *[]Kwarg) (int, error) {
 	for {
 		t, err := p.peek()
@@ -197,10 +207,23 @@ func (p *parser) args(args *[]Expr, kwargs *[]Kwarg) (int, error) {
 		if err != nil {
 			return 0, err
 		}
+		if t.kind == tkOp && (t.val == "*" || t.val == "**") {
+			p.next()
+			v, err := p.expr()
+			if err != nil {
+				return 0, err
+			}
+			if t.val == "**" {
+				*kwargs = append(*kwargs, Kwarg{Value: v})
+			} else {
+				*args = append(*args, &Unary{R: Range{Start: t.r.Start, End: v.Span().End}, Op: "*", Expr: v})
+			}
+			continue
+		}
 		if t.kind == tkIdent && p.nextIsAssign() {
 			p.next()
-			p.next() // '='
-			v, err := p.expr()
+			p.next()               // '='
+			v, err := p.exprNoIf() // minijinja's parse_expr_noif: no inline `if` in a keyword's value
 			if err != nil {
 				return 0, err
 			}
@@ -210,6 +233,9 @@ func (p *parser) args(args *[]Expr, kwargs *[]Kwarg) (int, error) {
 		v, err := p.expr()
 		if err != nil {
 			return 0, err
+		}
+		if len(*kwargs) > 0 {
+			return 0, &SyntaxError{R: v.Span(), Msg: "non-keyword arg after keyword arg"}
 		}
 		*args = append(*args, v)
 	}

@@ -54,8 +54,7 @@ func (p *parser) filterChain(base Expr) (Expr, error) {
 			switch {
 			case nt.kind == tkOp && nt.val == "(":
 				p.next()
-				var kw []Kwarg
-				end, err := p.args(&tt.Args, &kw)
+				end, err := p.args(&tt.Args, &tt.Kwargs)
 				if err != nil {
 					return nil, err
 				}

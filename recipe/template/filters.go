@@ -3,6 +3,7 @@
 package template
 
 import (
+	"errors"
 	"math"
 	"math/big"
 	"slices"
@@ -12,7 +13,7 @@ import (
 	"unicode/utf8"
 )
 
-type filterFn func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error)
+type filterFn func(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error)
 
 var filters map[string]filterFn
 
@@ -39,39 +40,6 @@ func TestNames() []string {
 // IsFilter reports whether name is a builtin filter.
 func IsFilter(name string) bool { _, ok := filters[name]; return ok }
 
-func arg(args []Value, kw []kwValue, i int, name string) (Value, bool) {
-	for _, k := range kw {
-		if k.name == name {
-			return k.v, true
-		}
-	}
-	if i >= 0 && i < len(args) {
-		return args[i], true
-	}
-	return Value{}, false
-}
-
-func strArg(args []Value, kw []kwValue, i int, name, def string) string {
-	if v, ok := arg(args, kw, i, name); ok {
-		return v.String()
-	}
-	return def
-}
-
-func intArg(args []Value, kw []kwValue, i int, name string, def int) int {
-	if v, ok := arg(args, kw, i, name); ok {
-		if f, ok := v.asFloat(); ok {
-			return int(f)
-		}
-	}
-	return def
-}
-
-func boolArg(args []Value, kw []kwValue, i int, name string) bool {
-	v, ok := arg(args, kw, i, name)
-	return ok && v.Truthy()
-}
-
 // str converts a filter input to text; undefined fails only in strict mode.
 func (ec *evalCtx) str(f *Filter, v Value) (string, error) {
 	if ec.strictUndefined(v) {
@@ -92,12 +60,11 @@ func safeString(s string) Value { return Value{kind: KindString, s: s, safe: tru
 
 func init() {
 	strFilter := func(fn func(string) string) filterFn {
-		return func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
-			s, err := ec.str(f, v)
-			return StringValue(fn(s)), err
+		return func(_ *evalCtx, _ *Filter, _ Value, a *boundArgs) (Value, error) {
+			return StringValue(fn(a.str(0, ""))), nil
 		}
 	}
-	length := func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+	length := func(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 		switch v.kind {
 		case KindString:
 			return IntValue(int64(utf8.RuneCountInString(v.s))), nil
@@ -110,17 +77,29 @@ func init() {
 		}
 		return Value{}, ec.fail(f.R, "invalid operation: cannot calculate length of value of type %s", v.typeName())
 	}
-	def := func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-		d, ok := arg(args, kw, 0, "default_value")
-		if !ok {
-			d = StringValue("")
+	def := func(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
+		// minijinja's default(value, args: Rest<Value>): at most two, the second's truth asked of the
+		// undefined behaviour
+		if len(a.rest) > 2 {
+			return Value{}, errors.New("too many arguments")
 		}
-		if v.kind == KindUndefined || (boolArg(args, kw, 1, "boolean") && !v.Truthy()) {
+		d := StringValue("")
+		if len(a.rest) > 0 {
+			d = a.rest[0]
+		}
+		lax := false
+		if len(a.rest) > 1 {
+			if ec.strictUndefined(a.rest[1]) {
+				return Value{}, errors.New("undefined value")
+			}
+			lax = a.rest[1].Truthy()
+		}
+		if v.kind == KindUndefined || (lax && !v.Truthy()) {
 			return d, nil
 		}
 		return v, nil
 	}
-	escape := func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+	escape := func(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 		if v.safe {
 			return v, nil // already escaped or marked safe
 		}
@@ -131,9 +110,8 @@ func init() {
 		return safeString(htmlEscaper.Replace(s)), err
 	}
 	filters = map[string]filterFn{
-		"safe": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
-			s, err := ec.str(f, v)
-			return safeString(s), err
+		"safe": func(_ *evalCtx, _ *Filter, _ Value, a *boundArgs) (Value, error) {
+			return safeString(a.str(0, "")), nil
 		},
 		"escape":     escape,
 		"e":          escape,
@@ -141,19 +119,18 @@ func init() {
 		"upper":      strFilter(strings.ToUpper),
 		"title":      strFilter(titleCase),
 		"capitalize": strFilter(capitalize),
-		"trim": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-			s, err := ec.str(f, v)
-			if chars, ok := arg(args, kw, 0, "chars"); ok && chars.kind == KindString {
-				return StringValue(strings.Trim(s, chars.s)), err
+		"trim": func(_ *evalCtx, _ *Filter, _ Value, a *boundArgs) (Value, error) {
+			if chars, ok := a.value(1); ok {
+				return StringValue(strings.Trim(a.str(0, ""), chars.s)), nil
 			}
-			return StringValue(strings.TrimSpace(s)), err
+			return StringValue(strings.TrimFunc(a.str(0, ""), unicode.IsSpace)), nil
 		},
 		"replace": replaceFilter,
 		"length":  length,
 		"count":   length,
 		"default": def,
 		"d":       def,
-		"items": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+		"items": func(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 			if v.kind != KindMap {
 				return Value{}, ec.fail(f.R, "invalid operation: cannot convert value into pairs")
 			}
@@ -163,31 +140,8 @@ func init() {
 			}
 			return sizedIterValue(out), nil
 		},
-		"dictsort": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-			if v.kind != KindMap {
-				return Value{}, ec.fail(f.R, "invalid operation: cannot convert value into pair list")
-			}
-			keys := append([]string{}, v.m.Keys...)
-			byValue := strArg(args, kw, -1, "by", "key") == "value"
-			sort.SliceStable(keys, func(i, j int) bool {
-				if byValue {
-					c, _ := compare(v.m.get(keys[i]), v.m.get(keys[j]))
-					return c < 0
-				}
-				return keys[i] < keys[j]
-			})
-			if boolArg(args, kw, -1, "reverse") {
-				for i, j := 0, len(keys)-1; i < j; i, j = i+1, j-1 {
-					keys[i], keys[j] = keys[j], keys[i]
-				}
-			}
-			out := make([]Value, len(keys))
-			for i, k := range keys {
-				out[i] = SeqValue([]Value{v.m.keyOf(k), v.m.get(k)})
-			}
-			return SeqValue(out), nil
-		},
-		"reverse": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+		"dictsort": dictsortFilter,
+		"reverse": func(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 			if v.kind == KindString {
 				rs := []rune(v.s)
 				for i, j := 0, len(rs)-1; i < j; i, j = i+1, j-1 {
@@ -219,7 +173,7 @@ func init() {
 		},
 		"join":  joinFilter,
 		"split": splitFilter,
-		"lines": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+		"lines": func(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 			s, err := ec.stringInput(f, v)
 			if err != nil {
 				return Value{}, err
@@ -238,18 +192,17 @@ func init() {
 			}
 			return FromGo(parts), err
 		},
-		"round": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+		"round": func(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 			if v.kind == KindInt {
 				return v, nil // minijinja rounds only floats: an integer stays one
 			}
 			if v.kind != KindFloat {
 				return Value{}, ec.fail(f.R, "invalid operation: cannot round value (%s)", v.typeName())
 			}
-			x := v.f
-			p := math.Pow(10, float64(intArg(args, kw, 0, "precision", 0)))
-			return FloatValue(math.Round(x*p) / p), nil
+			p := math.Pow(10, float64(a.integer(1, 0)))
+			return FloatValue(math.Round(p*v.f) / p), nil
 		},
-		"abs": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+		"abs": func(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 			switch v.kind {
 			case KindInt:
 				if v.wide == nil && v.i != math.MinInt64 {
@@ -274,10 +227,11 @@ func init() {
 		},
 		"int":   intFilter,
 		"float": floatFilter,
-		"attr": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-			return ec.getAttr(f.R, v, StringValue(strArg(args, kw, 0, "name", "")))
+		"attr": func(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
+			key, _ := a.value(1)
+			return ec.getAttr(f.R, v, key)
 		},
-		"first": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+		"first": func(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 			if v.kind != KindString && v.kind != KindSeq && v.kind != KindMap {
 				return Value{}, ec.fail(f.R, "invalid operation: cannot get first item from value")
 			}
@@ -287,7 +241,7 @@ func init() {
 			}
 			return items[0], nil
 		},
-		"last": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+		"last": func(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 			if v.kind != KindString && v.kind != KindSeq {
 				return Value{}, ec.fail(f.R, "invalid operation: cannot get last item from value")
 			}
@@ -300,68 +254,25 @@ func init() {
 		"min":  minMax(-1),
 		"max":  minMax(1),
 		"sort": sortFilter,
-		"list": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+		"list": func(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 			items, err := ec.listOf(f, v)
 			return SeqValue(items), err
 		},
-		"string": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+		"string": func(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 			s, err := ec.str(f, v)
 			if err == nil && v.kind == KindString {
 				return v, nil // a string stays as it is (safe or not)
 			}
 			return StringValue(s), err
 		},
-		"bool": func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+		"bool": func(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 			if ec.strictUndefined(v) { // minijinja's is_true: strict undefined has no truth value
 				return Value{}, ec.fail(f.R, "undefined value")
 			}
 			return BoolValue(v.Truthy()), nil
 		},
-		"batch": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-			items, err := ec.seqOf(f, v)
-			n := intArg(args, kw, 0, "count", 1)
-			if n <= 0 {
-				return Value{}, ec.fail(f.R, "invalid operation: count must be positive")
-			}
-			if _, fill := arg(args, kw, 1, "fill_with"); fill && len(items) > 0 {
-				if err := ec.fitsItems(f.R, mulSize((len(items)+n-1)/n, n), 0); err != nil {
-					return Value{}, err
-				}
-			}
-			var out []Value
-			for i := 0; i < len(items); i += n {
-				chunk := append([]Value{}, items[i:min(i+n, len(items))]...)
-				if fill, ok := arg(args, kw, 1, "fill_with"); ok {
-					for len(chunk) < n {
-						chunk = append(chunk, fill)
-					}
-				}
-				out = append(out, SeqValue(chunk))
-			}
-			return SeqValue(out), err
-		},
-		"slice": func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-			items, err := ec.seqOf(f, v)
-			n := intArg(args, kw, 0, "count", 1)
-			if n <= 0 {
-				return Value{}, ec.fail(f.R, "invalid operation: count must be positive")
-			}
-			if err := ec.fitsItems(f.R, n, containerBytes); err != nil {
-				return Value{}, err
-			}
-			per, extra := len(items)/n, len(items)%n
-			var out []Value
-			off := 0
-			for i := 0; i < n; i++ {
-				size := per
-				if i < extra {
-					size++
-				}
-				out = append(out, SeqValue(items[off:off+size]))
-				off += size
-			}
-			return SeqValue(out), err
-		},
+		"batch":      batchFilter,
+		"slice":      sliceFilter,
 		"indent":     indentFilter,
 		"select":     selectFilter(false, false),
 		"reject":     selectFilter(true, false),
@@ -374,7 +285,7 @@ func init() {
 		"zip":        zipFilter,
 		"chain":      chainFilter,
 		"format":     formatFilter,
-		"pprint": func(_ *evalCtx, _ *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+		"pprint": func(_ *evalCtx, _ *Filter, v Value, a *boundArgs) (Value, error) {
 			// minijinja's `{:#?}`: containers one item a line (checked against the cap by applyFilter)
 			var b strings.Builder
 			writeDebugValue(&b, v, 0)
@@ -410,7 +321,7 @@ func capitalize(s string) string {
 }
 
 func minMax(sign int) filterFn {
-	return func(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+	return func(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 		items, err := ec.listOf(f, v)
 		if err != nil || len(items) == 0 {
 			return Undefined(), err
@@ -425,34 +336,6 @@ func minMax(sign int) filterFn {
 	}
 }
 
-func sortFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-	items, err := ec.listOf(f, v)
-	if err != nil {
-		return Value{}, err
-	}
-	out := append([]Value{}, items...)
-	attr := strArg(args, kw, -1, "attribute", "")
-	key := func(x Value) Value {
-		if attr != "" && x.kind == KindMap {
-			return x.m.get(attr)
-		}
-		if x.kind == KindString && !boolArg(args, kw, -1, "case_sensitive") {
-			return StringValue(strings.ToLower(x.s))
-		}
-		return x
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		c, _ := compare(key(out[i]), key(out[j]))
-		return c < 0
-	})
-	if boolArg(args, kw, 0, "reverse") {
-		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-			out[i], out[j] = out[j], out[i]
-		}
-	}
-	return SeqValue(out), nil
-}
-
 func (ec *evalCtx) applyFilter(f *Filter, v Value) (Value, error) {
 	args, kw, err := ec.evalArgs(f.Args, f.Kwargs) // evaluated before the filter is looked up, as minijinja does
 	if err != nil {
@@ -465,11 +348,27 @@ func (ec *evalCtx) applyFilter(f *Filter, v Value) (Value, error) {
 	if err := ec.work(f.R, v.byteSize()/16); err != nil {
 		return Value{}, err
 	}
-	out, err := fn(ec, f, v, args, kw)
+	out, err := ec.callFilter(f, f.Name, fn, v, args, kw)
 	if err != nil {
 		return Value{}, err
 	}
 	return ec.fitsValue(f.R, out)
+}
+
+// callFilter binds the arguments to the filter's signature and runs it; an error without a place is
+// placed at the filter.
+func (ec *evalCtx) callFilter(f *Filter, name string, fn filterFn, v Value, args []Value, kw []kwValue) (Value, error) {
+	b, err := ec.bindArgs(filterSignatures[name], append([]Value{v}, args...), kw)
+	if err == nil {
+		var out Value
+		if out, err = fn(ec, f, v, b); err == nil {
+			return out, nil
+		}
+	}
+	if _, located := err.(*RuntimeError); !located {
+		err = ec.fail(f.R, "%s", err.Error())
+	}
+	return Value{}, err
 }
 
 // applyFilterChain applies a bare filter chain (from `{% filter %}` or `{% set x | f %}`) to v.

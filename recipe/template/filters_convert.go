@@ -36,17 +36,17 @@ func (ec *evalCtx) listOf(f *Filter, v Value) ([]Value, error) {
 
 // splitFilter is minijinja's `split`: a string only, Rust's `split`/`splitn` (an empty separator yields
 // empty first and last parts), Python's maxsplits (n splits, n+1 parts), and an iterator as the result.
-func splitFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+func splitFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 	s, err := ec.stringInput(f, v)
 	if err != nil {
 		return Value{}, err
 	}
 	parts := -1
-	if n, ok := arg(args, kw, 1, "maxsplits"); ok && n.kind == KindInt && n.i >= 0 && n.i < math.MaxInt32 {
-		parts = int(n.i) + 1
+	if n := a.integer(2, -1); n >= 0 {
+		parts = int(min(n, math.MaxInt32)) + 1
 	}
-	sep, ok := arg(args, kw, 0, "split")
-	if !ok || sep.kind != KindString {
+	sep, ok := a.value(1)
+	if !ok {
 		fields := strings.Fields(s)
 		if parts > 0 && len(fields) > parts {
 			// the last part keeps the rest of the text from its first non-space character
@@ -111,7 +111,7 @@ func parseRustNumber(s string, wantInt bool) (Value, string) {
 	return FloatValue(x), ""
 }
 
-func intFilter(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+func intFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 	switch v.kind {
 	case KindInvalid:
 		return Value{}, ec.fail(f.R, "%s", v.s)
@@ -139,7 +139,7 @@ func intFilter(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, 
 	return Value{}, ec.fail(f.R, "invalid operation: cannot convert %s to integer", v.typeName())
 }
 
-func floatFilter(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+func floatFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 	switch v.kind {
 	case KindInvalid:
 		return Value{}, ec.fail(f.R, "%s", v.s)
@@ -162,7 +162,7 @@ func floatFilter(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value
 }
 
 // sumFilter is minijinja's `sum`: numbers only; undefined items are skipped (an error when strict).
-func sumFilter(ec *evalCtx, f *Filter, v Value, _ []Value, _ []kwValue) (Value, error) {
+func sumFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 	items, err := ec.seqOf(f, v)
 	if err != nil {
 		return Value{}, err
@@ -206,26 +206,35 @@ func hasLength(v Value) bool {
 }
 
 // zipFilter is minijinja's `zip`: tuples up to the shortest input; an iterator unless every length is known.
-func zipFilter(ec *evalCtx, f *Filter, v Value, args []Value, _ []kwValue) (Value, error) {
-	all := append([]Value{v}, args...)
-	lists := make([][]Value, len(all))
+// minijinja checks the inputs only up to the first whose length it does not know (undefined, none, an
+// iterator): past it a value that is not iterable makes the result empty instead of an error.
+func zipFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
+	all := append([]Value{v}, a.rest...)
 	known := true
-	for i, x := range all {
-		switch x.kind {
-		case KindUndefined, KindNone, KindString, KindSeq, KindMap:
-		default:
+	for _, x := range all {
+		if !iterableKind(x) {
 			return Value{}, ec.fail(f.R, "invalid operation: zip filter argument must be iterable, got %s", x.typeName())
 		}
-		known = known && hasLength(x)
+		if !hasLength(x) {
+			known = false
+			break
+		}
+	}
+	lists := make([][]Value, len(all))
+	n := -1
+	for i, x := range all {
+		if !iterableKind(x) {
+			n = 0
+			break
+		}
 		items, err := ec.iterateLenient(f, x)
 		if err != nil {
 			return Value{}, err
 		}
 		lists[i] = items
-	}
-	n := len(lists[0])
-	for _, l := range lists[1:] {
-		n = min(n, len(l))
+		if n < 0 || len(items) < n {
+			n = len(items)
+		}
 	}
 	if err := ec.fitsItems(f.R, mulSize(n, len(lists)), containerBytes); err != nil {
 		return Value{}, err
@@ -246,8 +255,8 @@ func zipFilter(ec *evalCtx, f *Filter, v Value, args []Value, _ []kwValue) (Valu
 
 // chainFilter is minijinja's `chain`: maps merge into a map, sequences into a sequence, anything else
 // chains into an iterator.
-func chainFilter(ec *evalCtx, f *Filter, v Value, args []Value, _ []kwValue) (Value, error) {
-	all := append([]Value{v}, args...)
+func chainFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
+	all := append([]Value{v}, a.rest...)
 	allMaps, allSeqs := true, true
 	for _, x := range all {
 		allMaps = allMaps && x.kind == KindMap

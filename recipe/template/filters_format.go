@@ -18,11 +18,8 @@ type printfSpec struct {
 	offset                       int // after the `%` and its key: where minijinja's errors point
 }
 
-func formatFilter(ec *evalCtx, f *Filter, v Value, args []Value, _ []kwValue) (Value, error) {
-	format, err := ec.stringInput(f, v)
-	if err != nil {
-		return Value{}, err
-	}
+func formatFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
+	format, args := v.s, a.rest // format(format_str: &str, format_args: Rest<Value>)
 	var out strings.Builder
 	next := 0
 	for i := 0; i < len(format); {

@@ -1,42 +1,47 @@
-// Filters over the items of a sequence: select/reject(attr), map and groupby, as minijinja 2.20 has them.
+// Filters over the items of a sequence: select/reject(attr), map, groupby and unique, as minijinja 2.20 has them.
 
 package template
 
 import (
-	"sort"
+	"errors"
+	"slices"
 	"strings"
 )
 
+// selectFilter is minijinja's select_or_reject: the test is looked up first, then every item (or its
+// attribute path) is tested with the remaining arguments, or taken by its truth without a test.
 func selectFilter(reject, byAttr bool) filterFn {
-	return func(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+	return func(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
+		next := 1
+		attr := ""
+		if byAttr {
+			attr, next = a.str(1, ""), 2
+		}
+		var test testFn
+		name, hasTest := a.value(next)
+		if hasTest {
+			fn, known := tests[name.s]
+			if !known {
+				return Value{}, errors.New("unknown test")
+			}
+			test = fn
+		}
 		items, err := ec.seqOf(f, v)
 		if err != nil {
 			return Value{}, err
 		}
-		rest := args
-		attr := ""
-		if byAttr {
-			if len(rest) == 0 {
-				return Value{}, ec.fail(f.R, "invalid operation: missing argument")
-			}
-			attr, rest = rest[0].String(), rest[1:]
-		}
+		restArgs, restKw := a.restSplit()
 		var out []Value
 		for _, it := range items {
 			x := it
 			if byAttr {
-				if x, err = ec.getAttr(f.R, it, StringValue(attr)); err != nil {
-					return Value{}, err // minijinja: an attribute of undefined fails
+				if x, err = ec.getPath(f, it, attr); err != nil {
+					return Value{}, err
 				}
 			}
 			ok := x.Truthy()
-			if len(rest) > 0 {
-				name := rest[0].String()
-				tf, known := tests[name]
-				if !known {
-					return Value{}, ec.fail(f.R, "unknown test: test %s is unknown", name)
-				}
-				if ok, err = tf(ec, x, rest[1:]); err != nil {
+			if hasTest {
+				if ok, err = ec.callTest(name.s, test, x, restArgs, restKw); err != nil {
 					return Value{}, err
 				}
 			}
@@ -48,39 +53,74 @@ func selectFilter(reject, byAttr bool) filterFn {
 	}
 }
 
-func mapFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+// mapFilter is minijinja's map: attribute mapping with `attribute=` (and `default=`), else the filter
+// named by the first argument applied to every item with the other positional arguments (keyword
+// arguments are dropped there).
+func mapFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
+	args, kw := a.restSplit()
+	k := &kwargs{decl: mapKwargs, values: kw}
+	attr, byAttr, err := k.get(ec, "attribute")
+	if err != nil {
+		return Value{}, err
+	}
+	if byAttr {
+		if len(args) > 0 {
+			return Value{}, errors.New("too many arguments")
+		}
+		def := Undefined()
+		if k.has("default") {
+			if def, _, err = k.get(ec, "default"); err != nil {
+				return Value{}, err
+			}
+		}
+		items, err := ec.seqOf(f, v)
+		if err != nil {
+			return Value{}, err
+		}
+		out := make([]Value, 0, len(items))
+		for _, it := range items {
+			var x Value
+			if attr.kind == KindString {
+				x, err = ec.getPath(f, it, attr.s)
+			} else {
+				x, err = ec.getAttr(f.R, it, attr)
+			}
+			switch {
+			case err == nil && x.kind == KindUndefined:
+				x = def
+			case err != nil && def.kind != KindUndefined:
+				x = def
+			case err != nil:
+				return Value{}, err
+			}
+			out = append(out, x)
+		}
+		if err := k.assertAllUsed(); err != nil {
+			return Value{}, err
+		}
+		return SeqValue(out), nil
+	}
+	if len(args) == 0 {
+		return Value{}, errors.New("invalid operation: filter name is required")
+	}
+	if args[0].kind != KindString {
+		return Value{}, errors.New("invalid operation: filter name must be a string")
+	}
+	name := args[0].s
+	fn, ok := filters[name]
+	if !ok {
+		return Value{}, errors.New("unknown filter")
+	}
 	items, err := ec.seqOf(f, v)
 	if err != nil {
 		return Value{}, err
 	}
 	out := make([]Value, 0, len(items))
-	if a, ok := arg(nil, kw, -1, "attribute"); ok {
-		d, hasDef := arg(nil, kw, -1, "default")
-		for _, it := range items {
-			x, err := ec.getAttr(f.R, it, a)
-			if err != nil {
-				return Value{}, err
-			}
-			if x.kind == KindUndefined && hasDef {
-				x = d
-			}
-			out = append(out, x)
-		}
-		return SeqValue(out), nil
-	}
-	if len(args) == 0 {
-		return SeqValue(items), nil
-	}
-	name := args[0].String()
-	fn, ok := filters[name]
-	if !ok {
-		return Value{}, ec.fail(f.R, "unknown filter: filter %s is unknown", name)
-	}
 	for _, it := range items {
 		if err := ec.step(f.R); err != nil {
 			return Value{}, err
 		}
-		x, err := fn(ec, f, it, args[1:], nil)
+		x, err := ec.callFilter(f, name, fn, it, args[1:], nil)
 		if err != nil {
 			return Value{}, err
 		}
@@ -89,43 +129,42 @@ func mapFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Val
 	return SeqValue(out), nil
 }
 
-// groupbyFilter is minijinja's `groupby`: items sorted by the attribute, runs of equal keys grouped
+// groupbyFilter is minijinja's `groupby`: items sorted by the attribute path, runs of equal keys grouped
 // into (grouper, list) pairs that also answer `.grouper` and `.list`.
-func groupbyFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+func groupbyFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
+	def, _, err := a.kw.get(ec, "default")
+	if err != nil {
+		return Value{}, err
+	}
+	caseSensitive, err := a.kwFlag(ec, "case_sensitive")
+	if err != nil {
+		return Value{}, err
+	}
+	attr, ok := a.value(1)
+	if !ok {
+		if attr, _, err = a.kw.get(ec, "attribute"); err != nil {
+			return Value{}, err
+		}
+	}
 	var items []Value
-	var err error
 	if v.kind != KindUndefined { // minijinja's plain try_iter: undefined is empty, strict or not
 		if items, err = ec.seqOf(f, v); err != nil {
 			return Value{}, err
 		}
 	}
-	attr := strArg(args, kw, 0, "attribute", "")
-	def, _ := arg(nil, kw, -1, "default")
-	caseSensitive := boolArg(nil, kw, -1, "case_sensitive")
-	keyOf := func(it Value) Value {
-		k, _ := ec.getAttr(f.R, it, StringValue(attr))
-		if k.kind == KindUndefined {
-			k = def
-		}
-		return k
-	}
-	cmpKeys := func(a, b Value) int {
-		if !caseSensitive && a.kind == KindString && b.kind == KindString {
-			a, b = StringValue(strings.ToLower(a.s)), StringValue(strings.ToLower(b.s))
-		}
-		c, _ := compare(a, b)
-		return c
-	}
 	keys := make([]Value, len(items))
 	order := make([]int, len(items))
 	for i, it := range items {
-		keys[i], order[i] = keyOf(it), i
+		keys[i], order[i] = ec.getPathOrDefault(f, it, attr.s, def), i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return cmpKeys(keys[order[a]], keys[order[b]]) < 0 })
+	slices.SortStableFunc(order, func(x, y int) int { return cmpHelper(keys[x], keys[y], caseSensitive, false) })
+	if err := a.kw.assertAllUsed(); err != nil {
+		return Value{}, err
+	}
 	var out []Value
 	for start := 0; start < len(order); {
 		end := start + 1
-		for end < len(order) && cmpKeys(keys[order[start]], keys[order[end]]) == 0 {
+		for end < len(order) && cmpHelper(keys[order[end-1]], keys[order[end]], caseSensitive, false) == 0 {
 			end++
 		}
 		list := make([]Value, 0, end-start)
@@ -144,16 +183,28 @@ func groupbyFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) 
 	return SeqValue(out), nil
 }
 
-// uniqueFilter is minijinja's `unique`: the first of each value (of its `attribute` when given), strings
-// compared without case unless `case_sensitive=true`.
-func uniqueFilter(ec *evalCtx, f *Filter, v Value, _ []Value, kw []kwValue) (Value, error) {
+// uniqueFilter is minijinja's `unique`: the first of each value (of its `attribute` path when given),
+// strings compared lower-cased unless `case_sensitive=true`.
+func uniqueFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
+	attr, hasAttr, err := a.kw.get(ec, "attribute")
+	if err != nil {
+		return Value{}, err
+	}
+	caseSensitive, err := a.kwFlag(ec, "case_sensitive")
+	if err != nil {
+		return Value{}, err
+	}
+	if err := a.kw.assertAllUsed(); err != nil {
+		return Value{}, err
+	}
 	items, err := ec.seqOf(f, v)
-	attr, hasAttr := arg(nil, kw, -1, "attribute")
-	caseSensitive := boolArg(nil, kw, -1, "case_sensitive")
+	if err != nil {
+		return Value{}, err
+	}
 	keyOf := func(it Value) Value {
 		k := it
-		if hasAttr && attr.kind == KindString {
-			k, _ = ec.getAttr(f.R, it, attr)
+		if hasAttr {
+			k = ec.getPathOrDefault(f, it, attr.s, Undefined())
 		}
 		if !caseSensitive && k.kind == KindString {
 			k = StringValue(strings.ToLower(k.s))
@@ -178,5 +229,5 @@ func uniqueFilter(ec *evalCtx, f *Filter, v Value, _ []Value, kw []kwValue) (Val
 			seen = append(seen, k)
 		}
 	}
-	return SeqValue(out), err
+	return SeqValue(out), nil
 }

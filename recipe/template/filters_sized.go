@@ -6,23 +6,41 @@ package template
 import "strings"
 
 // indentFilter indents every line but the first (unless first=true); blank lines only with blank=true.
-func indentFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-	s, err := ec.str(f, v)
+func indentFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
+	s := a.str(0, "")
+	// minijinja's indent(value, width, first, blank, kwargs): a positional argument wins over its keyword
+	flag := func(i int, name string) (Value, bool, error) {
+		if v, ok := a.value(i); ok {
+			return v, true, nil
+		}
+		return a.kw.get(ec, name)
+	}
+	w, hasWidth, err := flag(1, "width")
 	if err != nil {
 		return Value{}, err
 	}
-	if w, ok := arg(args, kw, 0, "width"); ok && (w.kind == KindString || w.kind == KindInt && w.i < 0) {
-		// minijinja 2.20's width is a number of spaces (usize), never a text
-		return Value{}, ec.fail(f.R, "invalid operation: cannot convert %s to usize", w.typeName())
+	first, _, err := flag(2, "first")
+	if err != nil {
+		return Value{}, err
 	}
-	width := max(0, intArg(args, kw, 0, "width", 4))
-	first, blank := boolArg(args, kw, 1, "first"), boolArg(args, kw, 2, "blank")
+	blankArg, _, err := flag(3, "blank")
+	if err != nil {
+		return Value{}, err
+	}
+	if err := a.kw.assertAllUsed(); err != nil {
+		return Value{}, err
+	}
+	width := 4
+	if hasWidth {
+		width = int(min(w.i, 1<<40))
+	}
+	blank := blankArg.b
 	// minijinja's: one trailing line break is dropped, lines split at \n, an empty line is indented only
 	// with blank, and the result loses its trailing line break again
 	lines := strings.Split(trimLineBreak(s), "\n")
 	indented := 0
 	for i, l := range lines {
-		if (i > 0 || first) && (blank || l != "") {
+		if (i > 0 || first.b) && (blank || l != "") {
 			indented++
 		}
 	}
@@ -31,7 +49,7 @@ func indentFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (
 	}
 	pad := strings.Repeat(" ", width)
 	for i, l := range lines {
-		if (i > 0 || first) && (blank || l != "") {
+		if (i > 0 || first.b) && (blank || l != "") {
 			lines[i] = pad + l
 		}
 	}
@@ -46,25 +64,21 @@ func trimLineBreak(s string) string {
 }
 
 // replaceFilter is `replace(old, new[, count])`, sized before it is built.
-func replaceFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
-	s, err := ec.str(f, v)
-	if err != nil {
-		return Value{}, err
+func replaceFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
+	// minijinja's replace(v, from, to: Cow<str>): every occurrence
+	s, old, repl := a.str(0, ""), a.str(1, ""), a.str(2, "")
+	if old == repl {
+		return a.vals[0], nil
 	}
-	old, repl := strArg(args, kw, 0, "old", ""), strArg(args, kw, 1, "new", "")
-	n := intArg(args, kw, 2, "count", -1)
 	hits := strings.Count(s, old)
-	if n >= 0 && n < hits {
-		hits = n
-	}
 	if err := ec.fits(f.R, addSize(len(s), mulSize(hits, len(repl)))); err != nil {
 		return Value{}, err
 	}
-	return StringValue(strings.Replace(s, old, repl, n)), nil
+	return StringValue(strings.ReplaceAll(s, old, repl)), nil
 }
 
 // joinFilter is `join(d)`, sized before it is built.
-func joinFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Value, error) {
+func joinFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 	switch v.kind {
 	case KindUndefined, KindNone:
 		return StringValue(""), nil // minijinja joins nothing without asking the undefined behaviour
@@ -76,7 +90,7 @@ func joinFilter(ec *evalCtx, f *Filter, v Value, args []Value, kw []kwValue) (Va
 	if err != nil {
 		return Value{}, err
 	}
-	sep := strArg(args, kw, 0, "d", "")
+	sep := a.str(1, "")
 	total := mulSize(max(len(items)-1, 0), len(sep))
 	parts := make([]string, len(items))
 	for i, it := range items {

@@ -18,6 +18,8 @@ func FuzzTemplate(f *testing.F) {
 		`{{ "xx" * 4611686018427387904 }}`, `{% set x = "ab" %}{% set x = x ~ x %}{% set x = [x, x]|join %}{{ x|indent(9) }}`,
 		"{% for a in range(99) %}{% for b in range(99) %}{{ loop.index }}{% endfor %}{% endfor %}",
 		"{{ 9223372036854775807 + 1 }}{{ 2 ** 64 }}{{ 1 // 0 }}", "{% set ns = namespace() %}{% set ns.a = ns %}{{ ns }}",
+		"{{ {'b': 1}|dictsort(by='value', reverse=true) }}{{ [1]|sort(attribute='a.0', foo=1) }}",
+		"{{ range(*[1, 9], **{}) }}{{ [{'a': 1}]|map(attribute='a', default=0)|join(*[',']) }}{{ x is eq(y=1) }}",
 	} {
 		f.Add(s)
 	}

@@ -11,12 +11,12 @@ import (
 	"unicode"
 )
 
-type testFn func(ec *evalCtx, v Value, args []Value) (bool, error)
+type testFn func(ec *evalCtx, v Value, a *boundArgs) (bool, error)
 
 var tests map[string]testFn
 
 func (ec *evalCtx) applyTest(t *Test, v Value) (bool, error) {
-	args, _, err := ec.evalArgs(t.Args, nil) // minijinja evaluates the arguments before it looks the test up
+	args, kw, err := ec.evalArgs(t.Args, t.Kwargs) // minijinja evaluates the arguments before it looks the test up
 	if err != nil {
 		return false, err
 	}
@@ -24,14 +24,7 @@ func (ec *evalCtx) applyTest(t *Test, v Value) (bool, error) {
 	if !ok {
 		return false, ec.fail(t.NameRange, "unknown test: test %s is unknown", t.Name)
 	}
-	if len(args) > 0 && unaryTests[t.Name] {
-		// minijinja converts the value before it counts the arguments: the tests taking a name fail first
-		if stringTests[t.Name] && v.kind != KindString {
-			return false, ec.fail(t.R, "invalid operation: value is not a string")
-		}
-		return false, ec.fail(t.R, "too many arguments")
-	}
-	ok, err = fn(ec, v, args)
+	ok, err = ec.callTest(t.Name, fn, v, args, kw)
 	if err != nil {
 		if _, located := err.(*RuntimeError); !located {
 			err = ec.fail(t.R, "%s", err.Error())
@@ -40,27 +33,14 @@ func (ec *evalCtx) applyTest(t *Test, v Value) (bool, error) {
 	return ok, err
 }
 
-// unaryTests are minijinja's tests that take the value alone: an argument is "too many arguments".
-var unaryTests = map[string]bool{
-	"defined": true, "undefined": true, "none": true, "safe": true, "escaped": true, "boolean": true,
-	"odd": true, "even": true, "number": true, "integer": true, "int": true, "float": true, "string": true,
-	"sequence": true, "iterable": true, "mapping": true, "true": true, "false": true, "filter": true,
-	"test": true, "lower": true, "upper": true,
-}
-
-// strictStrings is minijinja's `Cow<str>` argument check: an undefined value or argument fails when
-// strict.
-func strictStrings(ec *evalCtx, v Value, args []Value) error {
-	for _, x := range append([]Value{v}, args...) {
-		if ec.strictUndefined(x) {
-			return errors.New("undefined value")
-		}
+// callTest binds the arguments to the test's signature and runs it.
+func (ec *evalCtx) callTest(name string, fn testFn, v Value, args []Value, kw []kwValue) (bool, error) {
+	b, err := ec.bindArgs(testSignatures[name], append([]Value{v}, args...), kw)
+	if err != nil {
+		return false, err
 	}
-	return nil
+	return fn(ec, v, b)
 }
-
-// stringTests take their value as a string (`&str`).
-var stringTests = map[string]bool{"lower": true, "upper": true, "filter": true, "test": true}
 
 func allRunes(s string, ok func(rune) bool) bool {
 	for _, r := range s {
@@ -73,7 +53,7 @@ func allRunes(s string, ok func(rune) bool) bool {
 
 func init() {
 	kind := func(ks ...Kind) testFn {
-		return func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+		return func(_ *evalCtx, v Value, _ *boundArgs) (bool, error) {
 			for _, k := range ks {
 				if v.kind == k {
 					return true, nil
@@ -83,22 +63,19 @@ func init() {
 		}
 	}
 	cmp := func(ok func(int) bool) testFn {
-		return func(_ *evalCtx, v Value, args []Value) (bool, error) {
-			if len(args) == 0 {
-				return false, fmt.Errorf("missing argument")
-			}
-			c, comparable := compare(v, args[0])
+		return func(_ *evalCtx, v Value, a *boundArgs) (bool, error) {
+			c, comparable := compare(v, a.vals[1])
 			return comparable && ok(c), nil
 		}
 	}
-	eq := func(_ *evalCtx, v Value, args []Value) (bool, error) {
-		return len(args) > 0 && equal(v, args[0]), nil
+	eq := func(_ *evalCtx, v Value, a *boundArgs) (bool, error) {
+		return equal(v, a.vals[1]), nil
 	}
-	ne := func(_ *evalCtx, v Value, args []Value) (bool, error) {
-		return len(args) > 0 && !equal(v, args[0]), nil
+	ne := func(_ *evalCtx, v Value, a *boundArgs) (bool, error) {
+		return !equal(v, a.vals[1]), nil
 	}
 	parity := func(want int64) testFn {
-		return func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+		return func(_ *evalCtx, v Value, _ *boundArgs) (bool, error) {
 			if v.wide != nil {
 				return int64(v.wide.Bit(0)) == want, nil
 			}
@@ -110,12 +87,12 @@ func init() {
 	gt, ge := cmp(func(c int) bool { return c > 0 }), cmp(func(c int) bool { return c >= 0 })
 	tests = map[string]testFn{
 		"undefined": kind(KindUndefined),
-		"defined": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+		"defined": func(_ *evalCtx, v Value, _ *boundArgs) (bool, error) {
 			return v.kind != KindUndefined, nil
 		},
 		"none":    kind(KindNone),
-		"safe":    func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.safe && v.kind != KindUndefined, nil },
-		"escaped": func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.safe && v.kind != KindUndefined, nil },
+		"safe":    func(_ *evalCtx, v Value, _ *boundArgs) (bool, error) { return v.safe && v.kind != KindUndefined, nil },
+		"escaped": func(_ *evalCtx, v Value, _ *boundArgs) (bool, error) { return v.safe && v.kind != KindUndefined, nil },
 		"boolean": kind(KindBool),
 		"odd":     parity(1),
 		"even":    parity(0),
@@ -124,17 +101,17 @@ func init() {
 		"int":     kind(KindInt),
 		"float":   kind(KindFloat),
 		"string":  kind(KindString),
-		"sequence": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+		"sequence": func(_ *evalCtx, v Value, _ *boundArgs) (bool, error) {
 			return v.kind == KindSeq && v.iter == iterNone, nil
 		},
 		"iterable": kind(KindSeq, KindMap, KindString, KindUndefined, KindNone), // minijinja: try_iter succeeds
 		"mapping":  kind(KindMap),
-		"divisibleby": func(_ *evalCtx, v Value, args []Value) (bool, error) {
+		"divisibleby": func(_ *evalCtx, v Value, a *boundArgs) (bool, error) {
 			// minijinja's coerce: integers and bools in i128, a float on either side in f64
-			if len(args) == 0 || !v.isNumber() || !args[0].isNumber() {
+			d := a.vals[1]
+			if !v.isNumber() || !d.isNumber() {
 				return false, nil
 			}
-			d := args[0]
 			if v.kind == KindFloat || d.kind == KindFloat {
 				x, _ := v.asFloat()
 				y, _ := d.asFloat()
@@ -148,57 +125,51 @@ func init() {
 			}
 			return v.asInt()%d.asInt() == 0, nil
 		},
-		"startingwith": func(ec *evalCtx, v Value, args []Value) (bool, error) {
-			if err := strictStrings(ec, v, args); err != nil {
-				return false, err
-			}
-			return len(args) > 0 && strings.HasPrefix(v.String(), args[0].String()), nil
+		"startingwith": func(_ *evalCtx, _ Value, a *boundArgs) (bool, error) {
+			return strings.HasPrefix(a.str(0, ""), a.str(1, "")), nil
 		},
-		"endingwith": func(ec *evalCtx, v Value, args []Value) (bool, error) {
-			if err := strictStrings(ec, v, args); err != nil {
-				return false, err
-			}
-			return len(args) > 0 && strings.HasSuffix(v.String(), args[0].String()), nil
+		"endingwith": func(_ *evalCtx, _ Value, a *boundArgs) (bool, error) {
+			return strings.HasSuffix(a.str(0, ""), a.str(1, "")), nil
 		},
 		// minijinja: every character is lower (upper) case (`'ab1' is lower` is false); the value must be
 		// a string
-		"lower": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+		"lower": func(_ *evalCtx, v Value, _ *boundArgs) (bool, error) {
 			if v.kind != KindString {
 				return false, errNotAString
 			}
 			return allRunes(v.s, unicode.IsLower), nil
 		},
-		"upper": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+		"upper": func(_ *evalCtx, v Value, _ *boundArgs) (bool, error) {
 			if v.kind != KindString {
 				return false, errNotAString
 			}
 			return allRunes(v.s, unicode.IsUpper), nil
 		},
-		"sameas": eq,
+		"sameas": sameAs,
 		"eq":     eq, "equalto": eq, "==": eq,
 		"ne": ne, "!=": ne,
 		"lt": lt, "lessthan": lt, "<": lt,
 		"le": le, "<=": le,
 		"gt": gt, "greaterthan": gt, ">": gt,
 		"ge": ge, ">=": ge,
-		"in": func(_ *evalCtx, v Value, args []Value) (bool, error) {
-			if len(args) == 0 {
-				return false, nil
+		"in": func(ec *evalCtx, v Value, a *boundArgs) (bool, error) {
+			if ec.strictUndefined(a.vals[1]) { // minijinja's assert_iterable
+				return false, errors.New("undefined value")
 			}
-			found, _ := containsValue(args[0], v)
+			found, _ := containsValue(a.vals[1], v)
 			return found, nil
 		},
-		"true":  func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.kind == KindBool && v.b, nil },
-		"false": func(_ *evalCtx, v Value, _ []Value) (bool, error) { return v.kind == KindBool && !v.b, nil },
+		"true":  func(_ *evalCtx, v Value, _ *boundArgs) (bool, error) { return v.kind == KindBool && v.b, nil },
+		"false": func(_ *evalCtx, v Value, _ *boundArgs) (bool, error) { return v.kind == KindBool && !v.b, nil },
 		// minijinja's `is filter` / `is test` take the name as a string argument: anything else (undefined
 		// too) fails its conversion
-		"filter": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+		"filter": func(_ *evalCtx, v Value, _ *boundArgs) (bool, error) {
 			if v.kind != KindString {
 				return false, errNotAString
 			}
 			return IsFilter(v.s), nil
 		},
-		"test": func(_ *evalCtx, v Value, _ []Value) (bool, error) {
+		"test": func(_ *evalCtx, v Value, _ *boundArgs) (bool, error) {
 			if v.kind != KindString {
 				return false, errNotAString
 			}
@@ -215,23 +186,19 @@ type globalFn = func(*evalCtx, []Value, []kwValue) (Value, error)
 // globals are minijinja's builtin functions. goose's variable check still reports them as missing
 // parameters (undeclared_variables does not special-case globals).
 var globals = map[string]globalFn{
-	"range": func(_ *evalCtx, args []Value, _ []kwValue) (Value, error) {
-		if len(args) < 1 || len(args) > 3 {
-			return Value{}, fmt.Errorf("invalid operation: range expects 1 to 3 arguments")
-		}
+	"range": func(ec *evalCtx, args []Value, kw []kwValue) (Value, error) {
 		// minijinja's range(lower: isize, upper: Option<isize>, step: Option<isize>): an undefined or
 		// none upper bound or step is absent
+		b, err := ec.bindArgs(globalSignatures["range"], args, kw)
+		if err != nil {
+			return Value{}, err
+		}
 		var n [3]int64
-		given := [3]bool{}
-		for i, a := range args {
-			if i > 0 && (a.kind == KindUndefined || a.kind == KindNone) {
-				continue
-			}
-			v, err := toIsize(a)
-			if err != nil {
-				return Value{}, err
-			}
-			n[i], given[i] = v, true
+		var given [3]bool
+		for i := range n {
+			var v Value
+			v, given[i] = b.value(i)
+			n[i] = v.i
 		}
 		lo, hi, step := int64(0), n[0], int64(1)
 		if given[1] {
@@ -279,7 +246,7 @@ var globals = map[string]globalFn{
 			return Value{}, fmt.Errorf("invalid operation")
 		}
 		for _, k := range kw {
-			m.Set(k.name, k.v)
+			k.setIn(m)
 		}
 		m.sortKeys()
 		return MapValue(m), nil
@@ -288,7 +255,7 @@ var globals = map[string]globalFn{
 	"debug": func(ec *evalCtx, args []Value, kw []kwValue) (Value, error) {
 		// minijinja's debug(): the state without arguments, else `{:#?}` of the one argument or of the list
 		// of them (keyword arguments are one more argument, a map)
-		if len(kw) > 0 {
+		if kw != nil { // keyword arguments, even none left after `**{}`
 			args = append(args[:len(args):len(args)], kwargsMap(kw))
 		}
 		var b strings.Builder
@@ -333,26 +300,31 @@ func namespaceGlobal(_ *evalCtx, args []Value, kw []kwValue) (Value, error) {
 func kwargsMap(kw []kwValue) Value {
 	m := NewMap()
 	for _, k := range kw {
-		m.Set(k.name, k.v)
+		k.setIn(m)
 	}
 	m.sortKeys()
 	return MapValue(m)
 }
 
-// toIsize converts a function argument as minijinja's isize conversion does.
-func toIsize(v Value) (int64, error) {
-	switch v.kind {
-	case KindInt:
-		return v.i, nil
-	case KindBool:
-		if v.b {
-			return 1, nil
+// sameAs is minijinja's is_sameas: containers are the same only as the same object (goose-ls: the same
+// backing storage), other values when kind, integer-ness and value agree.
+func sameAs(_ *evalCtx, v Value, a *boundArgs) (bool, error) {
+	o := a.vals[1]
+	vObj, oObj := v.kind == KindSeq || v.kind == KindMap, o.kind == KindSeq || o.kind == KindMap
+	switch {
+	case vObj && oObj:
+		if v.kind != o.kind {
+			return false, nil
 		}
-		return 0, nil
-	case KindFloat:
-		if v.f == math.Trunc(v.f) && v.f >= math.MinInt64 && v.f < math.MaxInt64 {
-			return int64(v.f), nil
+		if v.kind == KindMap {
+			return v.m == o.m, nil
 		}
+		return len(v.seq) > 0 && len(v.seq) == len(o.seq) && &v.seq[0] == &o.seq[0], nil
+	case vObj || oObj:
+		return false, nil
 	}
-	return 0, fmt.Errorf("invalid operation: cannot convert %s to isize", v.typeName())
+	if v.typeName() != o.typeName() || (v.kind == KindInt) != (o.kind == KindInt) {
+		return false, nil
+	}
+	return equal(v, o), nil
 }

@@ -167,6 +167,17 @@ func seqBytes(items []Value) int {
 type kwValue struct {
 	name string
 	v    Value
+	// key is the key value when a `**m` map gave a key that is not a string (name is its stored form)
+	key Value
+}
+
+// setIn stores the keyword argument in m under its key.
+func (k kwValue) setIn(m *Map) {
+	if strings.HasPrefix(k.name, typedKeyPrefix) {
+		m.SetKey(k.key, k.v)
+		return
+	}
+	m.Set(k.name, k.v)
 }
 
 func Undefined() Value             { return Value{} }

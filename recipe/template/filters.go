@@ -115,8 +115,8 @@ func init() {
 		},
 		"escape":     escape,
 		"e":          escape,
-		"lower":      strFilter(strings.ToLower),
-		"upper":      strFilter(strings.ToUpper),
+		"lower":      strFilter(rustLower),
+		"upper":      strFilter(rustUpper),
 		"title":      strFilter(titleCase),
 		"capitalize": strFilter(capitalize),
 		"trim": func(_ *evalCtx, _ *Filter, _ Value, a *boundArgs) (Value, error) {
@@ -292,32 +292,6 @@ func init() {
 			return StringValue(b.String()), nil
 		},
 	}
-}
-
-func titleCase(s string) string {
-	var b strings.Builder
-	prevLetter := false
-	for _, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if prevLetter {
-				b.WriteRune(unicode.ToLower(r))
-			} else {
-				b.WriteRune(unicode.ToUpper(r))
-			}
-			prevLetter = true
-		} else {
-			b.WriteRune(r)
-			prevLetter = false
-		}
-	}
-	return b.String()
-}
-
-func capitalize(s string) string {
-	for i, r := range s {
-		return string(unicode.ToUpper(r)) + strings.ToLower(s[i+len(string(r)):])
-	}
-	return s
 }
 
 func minMax(sign int) filterFn {

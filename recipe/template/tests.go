@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/big"
 	"strings"
-	"unicode"
 )
 
 type testFn func(ec *evalCtx, v Value, a *boundArgs) (bool, error)
@@ -137,13 +136,13 @@ func init() {
 			if v.kind != KindString {
 				return false, errNotAString
 			}
-			return allRunes(v.s, unicode.IsLower), nil
+			return allRunes(v.s, isLowercase), nil
 		},
 		"upper": func(_ *evalCtx, v Value, _ *boundArgs) (bool, error) {
 			if v.kind != KindString {
 				return false, errNotAString
 			}
-			return allRunes(v.s, unicode.IsUpper), nil
+			return allRunes(v.s, isUppercase), nil
 		},
 		"sameas": sameAs,
 		"eq":     eq, "equalto": eq, "==": eq,

@@ -96,8 +96,7 @@ func (g *tmplGen) filterCall(pooled string) string {
 }
 
 // testCall is what follows `is [not]`: pooled, or a builtin with random arguments (parenthesized, or one
-// bare argument). Keyword arguments of a test stay literal: goose-ls's variable analysis does not visit
-// them yet (recipe/template/analyze.go), while minijinja's does.
+// bare argument, which stays a literal).
 func (g *tmplGen) testCall(pooled string) string {
 	return g.onCalls(func() string {
 		if g.chance(0.5) {
@@ -110,7 +109,7 @@ func (g *tmplGen) testCall(pooled string) string {
 		case 1:
 			return name + " " + g.argValue(true)
 		}
-		return name + g.callArgs(true)
+		return name + g.callArgs(false)
 	})
 }
 

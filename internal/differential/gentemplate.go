@@ -62,7 +62,10 @@ func (g *tmplGen) literal() string {
 	case 2:
 		return g.pick([]string{"1.5", "0.0", "2e3", "1_000", "0x1f", "0b11", "0o7", "007", ".5", "1."})
 	case 3, 4:
-		return g.pick([]string{"'a'", `"b c"`, "''", `"{{x}}"`, "'{% y %}'", `'it\'s'`, `"\n"`, "'ü'", "'{#'"})
+		return g.pick([]string{"'a'", `"b c"`, "''", `"{{x}}"`, "'{% y %}'", `'it\'s'`, `"\n"`, "'ü'", "'{#'",
+			// escapes as minijinja unescapes them, and case mappings past ASCII
+			`'\x41'`, `'\u00e9'`, `'\ud83d\ude00'`, `'\ud83d'`, `'\z'`, `'\101\0'`, `'\777'`, `"\u+041"`, `'a\/b'`,
+			"'ß'", "'İ'", "'ΟΔΟΣ σ'", "'ǆx'"})
 	case 5:
 		return g.pick([]string{"true", "false", "none", "True", "False", "None"})
 	case 6:
@@ -124,7 +127,8 @@ func (g *tmplGen) expr() string {
 		return g.expr() + " is " + g.pick([]string{"", "not "}) + g.testCall(g.pick(testPool))
 	case 13:
 		return g.globalCall(g.pick([]string{"range(3)", "range(1, 4)", "range(5, 0, -2)", "dict(a=1)", "namespace(a=1)", "lipsum(1)",
-			"x()", "super()", "self.b()", "loop.cycle('a', 'b')", "cycler('a')", "joiner()", "debug()", "range(n)"}))
+			"x()", "super()", "self.b()", "loop.cycle('a', 'b')", "loop(x)", "loop([])", "loop([1], 2)",
+			"loop.depth0", "loop.previtem", "loop.length", "m", "[m]", "cycler('a')", "joiner()", "debug()", "range(n)"}))
 	case 14:
 		return "(" + g.expr() + ")"
 	default:
@@ -196,11 +200,17 @@ func (g *tmplGen) stmt() string {
 		if g.chance(0.2) {
 			head += " if " + g.expr()
 		}
-		if g.chance(0.1) {
+		recursive := g.chance(0.1)
+		if recursive {
 			head += " recursive"
 		}
 		g.loopVars = append(g.loopVars, strings.Split(strings.Trim(target, "()"), ", ")...)
 		s := g.tag(head) + inner()
+		if recursive && g.chance(0.7) {
+			// recurse into the item, or into something else (none, a list, a number, two arguments)
+			item := strings.Split(strings.Trim(target, "()"), ", ")[0]
+			s += "{{ loop(" + g.pick([]string{item, item, "[]", "none", "[[1]]", "1", "x, y", "items=[1]"}) + ") }}"
+		}
 		g.loopVars = g.loopVars[:0]
 		if g.chance(0.2) {
 			s += g.tag("else") + inner()
@@ -223,7 +233,8 @@ func (g *tmplGen) stmt() string {
 		return g.tag("with "+g.pick([]string{"v", "x", "a"})+" = "+g.expr()) + inner() + g.tag("endwith")
 	case 13:
 		return g.tag("include " + g.pick([]string{`"inc.txt"`, `"missing.txt"`, `"missing.txt" ignore missing`,
-			`["missing.txt", "inc.txt"]`, `x`, `"bad.txt"`, `"sub/inc.txt"`, `"inc_vars.txt"`}))
+			`["missing.txt", "inc.txt"]`, `x`, `"bad.txt"`, `"sub/inc.txt"`, `"inc_vars.txt"`,
+			`"inc.txt" with context`, `"inc.txt" ignore missing without context`, `"inc.txt" with`, `""`, `"sub"`, `"inc.txt/"`}))
 	case 14:
 		return g.tag("block "+g.pick([]string{"a", "b", "title", "body"})) + inner() + g.pick([]string{"{{ super() }}", ""}) + g.tag("endblock")
 	case 15:
@@ -234,7 +245,8 @@ func (g *tmplGen) stmt() string {
 		return g.tag("raw") + g.text() + g.emit() + g.tag("endraw")
 	case 18:
 		return g.tag(g.pick([]string{"macro m(a)", "call m()", "import 'macros.txt' as m", "from 'inc.txt' import a",
-			"import 'inc.txt' as m", "break", "continue", "do x", "endif", "endfor", "else", "endblock", "extends 'parent.yaml'"})) + inner()
+			"import 'inc.txt' as m", "import 'inc_vars.txt' as m", "from 'inc_vars.txt' import a as m", "from 'inc_vars.txt' import a, with context",
+			"import 'inc.txt' as m without context", "from 'inc.txt' import", "break", "continue", "do x", "endif", "endfor", "else", "endblock", "extends 'parent.yaml'"})) + inner()
 	case 19:
 		return "{#" + g.text() + g.pick([]string{"#}", "", "-#}"}) + "\n"
 	case 20:

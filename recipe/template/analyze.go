@@ -246,6 +246,9 @@ func (a *analyzer) expr(e Expr) {
 		a.expr(e.Expr)
 		a.out.Tests = append(a.out.Tests, FilterUse{Name: e.Name, R: e.NameRange})
 		a.exprs(e.Args)
+		for _, k := range e.Kwargs {
+			a.expr(k.Value)
+		}
 	case *Unary:
 		a.expr(e.Expr)
 	case *Binary:

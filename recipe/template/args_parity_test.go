@@ -244,14 +244,15 @@ func TestMinijinjaCallArgumentSyntax(t *testing.T) {
 			t.Errorf("%q: got %q (in recipe:%d) at %d, want %q (in recipe:1) at %q", c.src, se.Msg, se.Line, se.R.Start, c.msg, c.at)
 		}
 	}
-	// splats are arguments; their expressions are variable uses (mj-oracle's undeclared_variables)
-	tpl, err := Parse("recipe", "{{ range(*xs) }}{{ dict(**m, a=b) }}{{ 1 is eq(*zs) }}{{ q|join(*ws) }}")
+	// splats and a test's keyword arguments are arguments; their expressions are variable uses (mj-oracle's
+	// undeclared_variables)
+	tpl, err := Parse("recipe", "{{ range(*xs) }}{{ dict(**m, a=b) }}{{ 1 is eq(*zs) }}{{ q|join(*ws) }}{{ 1 is eq(x=y) }}{{ 2 is sameas(k=z) }}")
 	if err != nil {
 		t.Fatal(err)
 	}
 	names := Analyze(tpl).Names()
 	slices.Sort(names)
-	if want := []string{"b", "dict", "m", "q", "range", "ws", "xs", "zs"}; !slices.Equal(names, want) {
+	if want := []string{"b", "dict", "m", "q", "range", "ws", "xs", "y", "z", "zs"}; !slices.Equal(names, want) {
 		t.Errorf("variables %v, want %v", names, want)
 	}
 	// a parenthesized inline `if` is a keyword's value

@@ -530,7 +530,7 @@ func containsValue(container, item Value) (found, isContainer bool) {
 		}
 		return false, true
 	case KindMap:
-		_, ok := container.m.Get(item.String())
+		_, ok := container.m.Get(mapKey(item))
 		return ok, true
 	case KindFunc:
 		// a function is a plain object to minijinja: it holds nothing, and asking is no error

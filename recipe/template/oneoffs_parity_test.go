@@ -97,6 +97,8 @@ func TestExtendsInsideBlock(t *testing.T) {
 		// after `{% extends %}` a `self.name()` call is skipped, as minijinja's discarded output skips it
 		{"{%extends'parent.yaml'%}{{self.b()}}", "title: T\ndescription: D\nprompt: |\n  body\n", "", "title: T\ndescription: D\nprompt: |\n  body\n", ""},
 		{"{%extends'parent.yaml'%}{% set v = self.b() %}{% block title %}{{ v is defined }}{% endblock %}", "title: true\ndescription: D\nprompt: |\n  body\n", "", "title: true\ndescription: D\nprompt: |\n  body\n", ""},
+		// `in` a map looks the item up as a key of any kind (undefined, none, numbers, lists)
+		{"{{ x in {x: ''} }}|{{ x not in {'b': {}, x: ''} }}|{{ none in {none: 1} }}|{{ 1 in {1: 2} }}|{{ 1.0 in {1: 2} }}|{{ '1' in {1: 2} }}|{{ true in {1: 2} }}|{{ 1 in {true: 2} }}|{{ none in {'none': 1} }}|{{ [1] in {(1,): 2} }}", "true|false|true|true|true|false|false|false|false|true", "", "true|false|true|true|true|false|false|false|false|true", ""},
 		// debug() lists the loaded templates before the recipe
 		{"{%include\"inc.txt\"%}{{debug()|unique|join}}", "sub Stae {\nnm:\"rcip,u_blokx}vgdf[!=<>ywhq]zj.", "", "", "could not render include: error in \"inc.txt\""},
 	})

@@ -117,6 +117,11 @@ func verdictOn(li *source.LineIndex) verdict {
 		}
 		return v
 	}
+	if strings.HasPrefix(v.err.Msg, "did not find expected ',' or ") {
+		if fixed, ok := flowQuestionMarks(text); ok {
+			return verdictOn(source.NewLineIndex(fixed)) // `[what?]`: a scalar to libyaml 0.2.5
+		}
+	}
 	if v.err.Msg == "found incompatible YAML document" {
 		// libyaml 0.2.5 accepts %YAML 1.1 and 1.2; the Go ports only 1.1
 		if fixed, ok := yaml12As11(text); ok {

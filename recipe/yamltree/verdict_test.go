@@ -17,6 +17,9 @@ func TestVerdictIsLibyamls(t *testing.T) {
 		at             int
 	}{
 		{"valid", "a: 1\n", "", 0},
+		// libyaml 0.2.5 keeps a `?` inside a flow collection's plain scalar; yaml/v3 reads a key indicator
+		{"question mark inside a flow plain scalar", "k: [what?, a ?b, c?d]\nm: {a?: b?c}\n", "", 0},
+		{"question mark in a flow scalar, then a real error", "k: [a?, b\n", "did not find expected ',' or ']'", 10},
 		// yaml/v3 eats a tab-indented comment line after a comment line; libyaml refuses the tab (block context)
 		{"tab-started comment after a comment", "#\n\t#\n", msgCannotStartToken, 2},
 		{"tab after spaces, after a comment and a blank line", "# a\n\n \t# b\ntitle: t\n", msgCannotStartToken, 6},

@@ -178,13 +178,14 @@ func inBlockScalar(text []byte, start int) bool {
 // character that cannot start any token") wherever the line comes after. When yaml/v3 accepted a text
 // with such a line after a comment line, the comment lines are blanked (same length; a comment line is
 // skipped like an empty one by libyaml) and yaml/v3 asked again; only its tab error is taken (in a flow
-// collection, where tabs are allowed, there is none).
+// collection, where tabs are allowed, there is none). After a plain scalar, whose end libyaml finds at the
+// comment, the tab line's `#` becomes a token instead.
 func tabAfterComment(li *source.LineIndex) (verdict, bool) {
 	text := li.Text()
 	if !bytes.Contains(text, []byte("\n\t")) && !bytes.Contains(text, []byte("\n \t")) {
 		return verdict{}, false
 	}
-	blank := bytes.Clone(text)
+	blank, marked := bytes.Clone(text), bytes.Clone(text)
 	prevComment, found := false, false
 	for start := 0; start < len(blank); {
 		end := lineEndAt(blank, start)
@@ -193,6 +194,9 @@ func tabAfterComment(li *source.LineIndex) (verdict, bool) {
 		isComment := len(body) > 0 && body[0] == '#'
 		if prevComment && bytes.HasPrefix(bytes.TrimLeft(line, " "), []byte("\t")) {
 			found = true
+			if isComment {
+				marked[start+len(line)-len(body)] = 'x' // a token after the tab: yaml/v3 then refuses the tab too
+			}
 		}
 		if isComment {
 			for i := len(line) - len(body); i < len(line); i++ {
@@ -209,14 +213,19 @@ func tabAfterComment(li *source.LineIndex) (verdict, bool) {
 	if !found {
 		return verdict{}, false
 	}
-	v, line := decodeV3(blank)
-	if v.err == nil || v.err.Msg != msgCannotStartToken {
-		return verdict{}, false
+	// blanked comments keep a preceding plain scalar going over them (libyaml ends it at the comment):
+	// then the tab line itself is given a token
+	for _, try := range [][]byte{blank, marked} {
+		v, line := decodeV3(try)
+		if v.err == nil || v.err.Msg != msgCannotStartToken {
+			continue
+		}
+		off, _ := placeError(source.NewLineIndex(try), v.err.Msg, line)
+		if off >= len(text) || text[off] != '\t' {
+			continue
+		}
+		v.err.Offset = off
+		return v, true
 	}
-	off, _ := placeError(source.NewLineIndex(blank), v.err.Msg, line)
-	if off >= len(text) || text[off] != '\t' {
-		return verdict{}, false
-	}
-	v.err.Offset = off
-	return v, true
+	return verdict{}, false
 }

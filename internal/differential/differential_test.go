@@ -118,6 +118,11 @@ func TestDifferential(t *testing.T) {
 	t.Logf("agreement (seeds %s):\n%s", joinSeeds(seeds), tally.Table())
 	t.Logf("%d disagreement classes (shrunk in %s):%s", len(classes), time.Since(shrinkStart).Round(time.Millisecond), Report(classes))
 	t.Logf("this run's figures as floors (to paste into floors after a fix, on the fixed seeds):\n%s", floorsBlock(&tally))
+	// the budget is a bound for hostile input: if it stops more than one case in a thousand, goose-ls's
+	// engine is doing too much work for ordinary templates
+	if tally.BudgetStops*1000 > tally.Cases {
+		t.Errorf("%d of %d cases stopped by goose-ls's evaluation budget", tally.BudgetStops, tally.Cases)
+	}
 	for d := range numDims {
 		if got := tally.Percent(d); got < want(d) {
 			t.Errorf("%s: %.2f %% agreement (%d of %d), below %s %.2f %%", d, got, tally.Agree[d], tally.Total[d], wantName, want(d))

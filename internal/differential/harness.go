@@ -51,6 +51,20 @@ type Result struct {
 	Findings []Finding
 	// RefFailed: a reference could not answer this case.
 	RefFailed bool
+	// BudgetStop: goose-ls stopped the render on its evaluation budget (a value past 1 MiB, too many
+	// steps), a deliberate bound for untrusted input that goose does not have: a listed exception, left
+	// out of every dimension and counted.
+	BudgetStop bool
+}
+
+// budgetStopped reports a render goose-ls stopped on its budget (template.ErrBudget's words).
+func budgetStopped(e *EngineResult) bool {
+	for _, m := range []*string{e.Runtime, e.StrictErr} {
+		if m != nil && strings.Contains(*m, "template evaluation stopped: ") {
+			return true
+		}
+	}
+	return false
 }
 
 // Evaluate runs every case: the oracle answers in its own process while goose-ls checks.
@@ -93,6 +107,10 @@ func (h *Harness) Evaluate(cases []Case) []Result {
 	for i := range cases {
 		a := &answers[i]
 		refFailed := a.Crashed || a.Panic != nil || (yamlAnswers[i] != nil && yamlAnswers[i].Crashed)
+		if budgetStopped(&engine[i]) {
+			results[i] = Result{Case: cases[i], BudgetStop: true}
+			continue
+		}
 		results[i] = Result{Case: cases[i], Findings: Compare(&cases[i], a, &engine[i], yamlAnswers[i]), RefFailed: refFailed}
 	}
 	return results
@@ -103,7 +121,9 @@ type Tally struct {
 	Cases, TemplateCases, YAMLCases int
 	// RefFailures counts cases a reference could not answer (mj-oracle crashed or panicked on the whole
 	// input, or python died): they are left out of every dimension.
-	RefFailures  int
+	RefFailures int
+	// BudgetStops counts the cases goose-ls's evaluation budget stopped (Result.BudgetStop).
+	BudgetStops  int
 	Agree, Total [numDims]int
 	Elapsed      time.Duration
 }
@@ -128,6 +148,9 @@ func (t *Tally) Count(results []Result) {
 		if r.RefFailed {
 			t.RefFailures++
 		}
+		if r.BudgetStop {
+			t.BudgetStops++
+		}
 		for _, f := range r.Findings {
 			t.Total[f.Dim]++
 			if f.Agree {
@@ -140,8 +163,8 @@ func (t *Tally) Count(results []Result) {
 // Table prints the agreement table.
 func (t *Tally) Table() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d cases (%d template, %d YAML) in %s; %d left out (a reference failed)\n", t.Cases, t.TemplateCases, t.YAMLCases,
-		t.Elapsed.Round(time.Millisecond), t.RefFailures)
+	fmt.Fprintf(&b, "%d cases (%d template, %d YAML) in %s; %d left out (a reference failed), %d stopped by goose-ls's evaluation budget (listed exception)\n",
+		t.Cases, t.TemplateCases, t.YAMLCases, t.Elapsed.Round(time.Millisecond), t.RefFailures, t.BudgetStops)
 	fmt.Fprintf(&b, "| %-27s | %8s | %8s | %8s | %6s |\n", "dimension", "agree", "compared", "percent", "target")
 	for d := range numDims {
 		target := "100 %"

@@ -344,3 +344,19 @@ func TestBatchCountPastAllocation(t *testing.T) {
 		}
 	}
 }
+
+// TestDivisibleByZero: an integer divisor of 0 (or false) makes minijinja panic and goose crash; goose-ls
+// gives an honest error. A float divisor is minijinja's f64 remainder (NaN: not divisible).
+func TestDivisibleByZero(t *testing.T) {
+	for src, wantErr := range map[string]bool{"{{ 4 is divisibleby 0 }}": true, "{{ 4 is divisibleby false }}": true,
+		"{{ 4 is divisibleby(0.0) }}": false, "{{ 4.0 is divisibleby 0 }}": false} {
+		tpl, err := Parse("recipe", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := tpl.Render(nil, RenderOptions{Undefined: Lenient})
+		if gotErr := err != nil && strings.Contains(err.Error(), "crashes here"); gotErr != wantErr || (!wantErr && out.Text != "false") {
+			t.Errorf("%s: %q, %v", src, out.Text, err)
+		}
+	}
+}

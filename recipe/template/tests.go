@@ -117,7 +117,8 @@ func init() {
 				return math.Mod(x, y) == 0, nil
 			}
 			if d.bigOf().Sign() == 0 {
-				return false, nil // minijinja panics here; goose-ls answers false
+				// minijinja panics here (an integer remainder by zero) and goose would crash: an honest error
+				return false, errors.New("invalid operation: divisibleby 0 (goose's template engine crashes here)")
 			}
 			if v.wide != nil || d.wide != nil {
 				return new(big.Int).Rem(v.bigOf(), d.bigOf()).Sign() == 0, nil

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // debugState prints what minijinja 2.20's `debug()` prints for goose's environment: the names of the
@@ -177,7 +178,8 @@ func rustQuote(s string) string {
 			b.WriteString(`\t`)
 		case r == 0:
 			b.WriteString(`\0`)
-		case r < 0x20 || r == 0x7f:
+		case r != ' ' && !unicode.IsPrint(r) || unicode.In(r, unicode.Mn, unicode.Me, unicode.Other_Grapheme_Extend):
+			// Rust's escape_debug: what is not printable, and grapheme extenders (combining marks)
 			b.WriteString(`\u{` + strconv.FormatInt(int64(r), 16) + `}`)
 		default:
 			b.WriteRune(r)

@@ -97,6 +97,9 @@ func TestExtendsInsideBlock(t *testing.T) {
 		// after `{% extends %}` a `self.name()` call is skipped, as minijinja's discarded output skips it
 		{"{%extends'parent.yaml'%}{{self.b()}}", "title: T\ndescription: D\nprompt: |\n  body\n", "", "title: T\ndescription: D\nprompt: |\n  body\n", ""},
 		{"{%extends'parent.yaml'%}{% set v = self.b() %}{% block title %}{{ v is defined }}{% endblock %}", "title: true\ndescription: D\nprompt: |\n  body\n", "", "title: true\ndescription: D\nprompt: |\n  body\n", ""},
+		// strings inside lists and maps and through pprint are Rust's Debug: \0, \u{…} for what is not printable
+		// and for combining marks
+		{"{{ [\"e\\u0301\", \"\\u00a0\", \"\\u200b\", \"\\u00ad\", \"ü\", \"😀\", \"\\u0085\", \"\\u0301x\", \"\\x01\\x7f\", \"\\u2028\", \"\\ue000\", \"\\u0378\", \"\\x07\\x0b\\x0c\\x08\", \"\\0\"] }}|{{ \"\\u00a0\"|pprint }}|{{ {\"\\u0000\": \"\\t\"} }}", "[\"e\\u{301}\", \"\\u{a0}\", \"\\u{200b}\", \"\\u{ad}\", \"ü\", \"😀\", \"\\u{85}\", \"\\u{301}x\", \"\\u{1}\\u{7f}\", \"\\u{2028}\", \"\\u{e000}\", \"\\u{378}\", \"\\u{7}\\u{b}\\u{c}\\u{8}\", \"\\0\"]|\"\\u{a0}\"|{\"\\0\": \"\\t\"}", "", "[\"e\\u{301}\", \"\\u{a0}\", \"\\u{200b}\", \"\\u{ad}\", \"ü\", \"😀\", \"\\u{85}\", \"\\u{301}x\", \"\\u{1}\\u{7f}\", \"\\u{2028}\", \"\\u{e000}\", \"\\u{378}\", \"\\u{7}\\u{b}\\u{c}\\u{8}\", \"\\0\"]|\"\\u{a0}\"|{\"\\0\": \"\\t\"}", ""},
 		// `in` a map looks the item up as a key of any kind (undefined, none, numbers, lists)
 		{"{{ x in {x: ''} }}|{{ x not in {'b': {}, x: ''} }}|{{ none in {none: 1} }}|{{ 1 in {1: 2} }}|{{ 1.0 in {1: 2} }}|{{ '1' in {1: 2} }}|{{ true in {1: 2} }}|{{ 1 in {true: 2} }}|{{ none in {'none': 1} }}|{{ [1] in {(1,): 2} }}", "true|false|true|true|true|false|false|false|false|true", "", "true|false|true|true|true|false|false|false|false|true", ""},
 		// debug() lists the loaded templates before the recipe

@@ -328,7 +328,7 @@ func (v Value) repr(b *strings.Builder, depth, limit int) {
 	}
 	switch v.kind {
 	case KindString:
-		b.WriteString(strconv.Quote(v.s))
+		b.WriteString(rustQuote(v.s)) // Rust's Debug of a string
 	case KindUndefined:
 		b.WriteString("undefined") // minijinja's repr of undefined inside a list or map
 	case KindFloat:

@@ -22,6 +22,7 @@ func TestVerdictIsLibyamls(t *testing.T) {
 		{"question mark in a flow scalar, then a real error", "k: [a?, b\n", "did not find expected ',' or ']'", 10},
 		// yaml/v3 eats a tab-indented comment line after a comment line; libyaml refuses the tab (block context)
 		{"tab-started comment after a comment", "#\n\t#\n", msgCannotStartToken, 2},
+		{"two spaces, then a tab-started comment, after a comment", "#\n  \t#", msgCannotStartToken, 4},
 		{"tab-started comment after a plain scalar and a comment", "s\n#\n\t#", msgCannotStartToken, 4},
 		{"tab-started comment after a value and a comment", "k: v\n#\n\t# c\nz: 1", msgCannotStartToken, 7},
 		{"tab after spaces, after a comment and a blank line", "# a\n\n \t# b\ntitle: t\n", msgCannotStartToken, 6},

@@ -182,7 +182,7 @@ func inBlockScalar(text []byte, start int) bool {
 // comment, the tab line's `#` becomes a token instead.
 func tabAfterComment(li *source.LineIndex) (verdict, bool) {
 	text := li.Text()
-	if !bytes.Contains(text, []byte("\n\t")) && !bytes.Contains(text, []byte("\n \t")) {
+	if !bytes.Contains(text, []byte("\n\t")) && !bytes.Contains(text, []byte(" \t")) { // a line of spaces, then a tab
 		return verdict{}, false
 	}
 	blank, marked := bytes.Clone(text), bytes.Clone(text)

@@ -54,10 +54,11 @@ bench-startup: build
 	hyperfine -N --warmup 5 --runs 100 '$(STARTUP_DIR)/readfile $(STARTUP_DIR)/small.yaml' './$(BIN) check $(STARTUP_DIR)/small.yaml'
 	hyperfine -N --warmup 3 --runs 30 -i './$(BIN) check ../shared/corpus'
 
-# Agent start-up: process start → first request at a scripted provider, goose-ls run vs minagent.
+# Agent start-up: process start → first request at a scripted provider, goose-ls run vs minagent
+# (OLD=DIR: an earlier build's goose-ls and goose-ls-agent in the same rotation).
 bench-agent: build
 	$(GO) build -o bin/minagent ./internal/agentbench/minagent
-	$(GO) run ./internal/agentbench -goose $(BIN) -agent bin/goose-ls-agent -min bin/minagent -n 30
+	$(GO) run ./internal/agentbench -goose $(BIN) -agent bin/goose-ls-agent -min bin/minagent -n 30 $(if $(OLD),-old $(OLD))
 
 # Memory over time: type into the heavy recipe for TYPING (issue 17 asks for 10m) and sample RSS.
 TYPING ?= 60s

@@ -69,3 +69,5 @@ require (
 replace github.com/santhosh-tekuri/jsonschema/v5 => ./third_party/jsonschema-v5
 
 replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema-v6
+
+replace github.com/go-git/gcfg => ./third_party/gcfg

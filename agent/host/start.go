@@ -7,6 +7,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"net/http/httptrace"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -104,7 +105,7 @@ func (h *Host) Start(ctx context.Context, req Request, fe Frontend) (*Run, error
 		r.Title = "ask"
 	}
 	h.register(r)
-	p.providers = h.providers(p.settings.Config, req)
+	p.providers = h.providers(p.settings.Config, req, p.doc)
 	go h.execute(runCtx, r, req, p, fe)
 	return r, nil
 }
@@ -231,6 +232,7 @@ func (h *Host) execute(ctx context.Context, r *Run, req Request, p *prepared, fe
 		return
 	}
 	cfg := p.settings.Config
+	rec := h.recorder(r, req, p, emit)
 	opts := agent.RunOptions{
 		RecipePath: p.recipePath, Params: p.params, Prompt: p.prompt, History: p.history, MaxTurns: req.MaxTurns,
 		Workspace: recordingWorkspace{Workspace: ws, onEdit: func(e Edit) {
@@ -246,6 +248,9 @@ func (h *Host) execute(ctx context.Context, r *Run, req Request, p *prepared, fe
 			if le.Kind == agent.EventTurnStart && le.Agent == "" {
 				r.setTurn(le.Turn)
 			}
+			if le.Kind == agent.EventDone && le.Agent == "" && rec != nil {
+				rec.flush() // a front end told the run is done finds it stored
+			}
 			emit(fromLoop(r.ID, le))
 		},
 	}
@@ -254,13 +259,16 @@ func (h *Host) execute(ctx context.Context, r *Run, req Request, p *prepared, fe
 			return term.Shell(ctx, r, dir, command, timeout, env)
 		}
 	}
-	rec := h.recorder(r, req, p, emit)
-	if rec != nil { // (a nil *Recorder in the interface would not be nil)
+	if rec != nil { // (a nil *queuedRecorder in the interface would not be nil)
 		opts.Recorder = rec
+		// the store opens once the first request is on the wire (recorder.go)
+		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { rec.openNow() }})
 	}
 	out, err := agent.RunDoc(ctx, p.doc, opts)
-	if rec != nil && rec.Err() != nil {
-		h.warn("storing the session failed: " + rec.Err().Error())
+	if rec != nil {
+		if err := rec.close(); err != nil { // everything queued is written before the run ends
+			h.warn("storing the session failed: " + err.Error())
+		}
 	}
 	if err != nil {
 		h.failed(r, emit, err)
@@ -277,41 +285,76 @@ func (h *Host) failed(r *Run, emit func(Event), err error) {
 	emit(Event{Kind: KindDone, Status: string(agent.StatusFailed)})
 }
 
-// recorder stores the run as a session, or returns nil (sessions off, or the store cannot open).
-func (h *Host) recorder(r *Run, req Request, p *prepared, emit func(Event)) *session.Recorder {
+// recorder stores the run as a session, or returns nil (sessions off). The store is opened, and the
+// session written, on the recorder's own goroutine (recorder.go): a store that cannot be opened is a
+// warning and nothing is stored.
+func (h *Host) recorder(r *Run, req Request, p *prepared, emit func(Event)) *queuedRecorder {
 	if req.NoSession && p.resumeID == "" {
 		return nil
 	}
-	store, err := h.Store(p.settings.Config.DataDir)
-	if err != nil {
-		h.warn("sessions are not stored: " + err.Error())
-		return nil
+	open := func() (*session.Store, error) {
+		store, err := h.Store(p.settings.Config.DataDir)
+		if err != nil {
+			h.warn("sessions are not stored: " + err.Error())
+		}
+		return store, err
 	}
-	return &session.Recorder{Store: store, ID: p.resumeID,
+	return newQueuedRecorder(&session.Recorder{ID: p.resumeID,
 		Meta: session.Session{Name: session.NameFor(p.recipePath, p.prompt), WorkingDir: p.root, RecipePath: p.recipePath,
 			RecipeValues: req.Params, GooseMode: string(p.settings.Mode)},
 		OnCreate: func(id string) {
 			r.setSession(id)
 			emit(Event{Kind: KindSession, SessionID: id})
 		},
-	}
+	}, open, openAfter)
 }
 
 // providers is the run's provider factory: the host's (or goose's configuration), with the request's
-// provider and model applied to the first resolution only — the top-level run's.
+// provider and model applied to the first resolution only — the top-level run's. That resolution starts
+// at once on its own goroutine for the settings the run's recipe gives (what agent.RunDoc asks for first),
+// and the provider then warms its first request there (provider.Warm) while the run starts its
+// extensions and writes its system prompt; a first call with other settings resolves them itself.
 func (h *Host) providers(cfg interface {
 	Get(string) (string, bool)
-}, req Request) agent.ProviderFactory {
+}, req Request, doc *agent.Doc) agent.ProviderFactory {
+	topLevel := func(s provider.Settings) provider.Settings {
+		if req.Provider != "" {
+			s.Provider = req.Provider
+		}
+		if req.Model != "" {
+			s.Model = req.Model
+		}
+		return s
+	}
+	expected := topLevel(recipeSettings(doc))
+	type resolution struct {
+		setup provider.Setup
+		err   error
+	}
+	prefetched := make(chan resolution, 1)
+	go func() {
+		setup, err := h.Provider(cfg.Get, expected)
+		prefetched <- resolution{setup, err}
+		if err == nil {
+			provider.Warm(setup.Provider) // while the run starts its extensions and writes its system prompt
+		}
+	}()
 	var resolvedTopLevel atomic.Bool
 	return func(s provider.Settings) (provider.Setup, error) {
 		if !resolvedTopLevel.Swap(true) {
-			if req.Provider != "" {
-				s.Provider = req.Provider
-			}
-			if req.Model != "" {
-				s.Model = req.Model
+			if s = topLevel(s); s == expected {
+				r := <-prefetched
+				return r.setup, r.err
 			}
 		}
 		return h.Provider(cfg.Get, s)
 	}
+}
+
+// recipeSettings are the provider settings a recipe names (agent.RunDoc's first resolution).
+func recipeSettings(doc *agent.Doc) provider.Settings {
+	if s := doc.Settings; s != nil {
+		return provider.Settings{Provider: s.Provider, Model: s.Model, Temperature: s.Temperature}
+	}
+	return provider.Settings{}
 }

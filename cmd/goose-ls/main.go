@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"os"
 
+	// first: on Linux, `run`, `acp` and `sessions` exec goose-ls-agent before the packages below initialise
+	_ "github.com/goose-ls/goose-ls/cmd/goose-ls/internal/earlyexec"
 	"github.com/goose-ls/goose-ls/lsp"
 	"github.com/goose-ls/goose-ls/lsp/agentrelay"
 )

@@ -1,9 +1,13 @@
 // Command agentbench measures agent start-up: process start → the first request reaching a scripted
 // provider (agent/provider/wiretest, OpenAI chat completions), for `goose-ls run --prompt` (which runs
-// goose-ls-agent in its place), for `goose-ls-agent run --prompt` and for
-// minagent (the standard-library baseline), alternating run by run on the same server.
+// goose-ls-agent in its place), for `goose-ls-agent run --prompt` (both --no-session), for
+// `goose-ls-agent run --prompt` storing its session (what a user runs: the SQLite store in GOOSE_PATH_ROOT)
+// and for minagent (the standard-library baseline), alternating run by run on the same server.
 //
-//	agentbench -goose bin/goose-ls -agent bin/goose-ls-agent -min bin/minagent [-n 30]
+//	agentbench -goose bin/goose-ls -agent bin/goose-ls-agent -min bin/minagent [-n 30] [-old DIR]
+//
+// -old DIR adds DIR/goose-ls and DIR/goose-ls-agent (an earlier build, installed side by side) to the same
+// rotation, so a change is measured against its baseline under the same load.
 package main
 
 import (
@@ -26,6 +30,7 @@ func main() {
 	agentBin := flag.String("agent", "bin/goose-ls-agent", "goose-ls-agent binary (the agent process goose-ls runs in its place)")
 	minimal := flag.String("min", "bin/minagent", "minimal agent binary")
 	n := flag.Int("n", 30, "runs of each")
+	old := flag.String("old", "", "a folder with an earlier goose-ls and goose-ls-agent to compare in the same rotation")
 	flag.Parse()
 	for _, p := range []*string{goose, agentBin, minimal} {
 		abs, err := filepath.Abs(*p)
@@ -59,9 +64,21 @@ func main() {
 	commands := map[string][]string{
 		"goose-ls run":       {*goose, "run", "--no-session", "--prompt", "say done"},
 		"goose-ls-agent run": {*agentBin, "run", "--no-session", "--prompt", "say done"},
+		"agent run, session": {*agentBin, "run", "--prompt", "say done"},
 		"minagent":           {*minimal, "say done"},
 	}
-	order := []string{"goose-ls run", "goose-ls-agent run", "minagent"}
+	order := []string{"goose-ls run", "goose-ls-agent run", "agent run, session", "minagent"}
+	if *old != "" {
+		dir, err := filepath.Abs(*old)
+		if err != nil {
+			fail(err)
+		}
+		oldGoose, oldAgent := filepath.Join(dir, "goose-ls"), filepath.Join(dir, "goose-ls-agent")
+		commands["old goose-ls run"] = []string{oldGoose, "run", "--no-session", "--prompt", "say done"}
+		commands["old agent run"] = []string{oldAgent, "run", "--no-session", "--prompt", "say done"}
+		commands["old agent, session"] = []string{oldAgent, "run", "--prompt", "say done"}
+		order = []string{"goose-ls run", "old goose-ls run", "goose-ls-agent run", "old agent run", "agent run, session", "old agent, session", "minagent"}
+	}
 	times := map[string][]time.Duration{}
 	for i := 0; i < *n+1; i++ { // the first round warms the page cache and is not counted
 		for _, name := range order {
@@ -78,7 +95,7 @@ func main() {
 		fmt.Printf("%-18s %10s %10s %10s\n", name, ms(ds[0]), ms(ds[len(ds)/2]), ms(ds[len(ds)*9/10]))
 	}
 	m := times["minagent"]
-	for _, name := range order[:2] {
+	for _, name := range order[:len(order)-1] {
 		g := times[name]
 		fmt.Printf("%s / minagent: median %.1fx, min %.1fx\n", name, float64(g[len(g)/2])/float64(m[len(m)/2]), float64(g[0])/float64(m[0]))
 	}

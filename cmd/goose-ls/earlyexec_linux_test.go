@@ -1,0 +1,140 @@
+// The early exec (internal/earlyexec): the built goose-ls initialises earlyexec before its heavy
+// packages, and `run`, `acp` and `sessions` reach goose-ls-agent before those initialise; what goose-ls answers itself (--explain, --render-recipe, other
+// commands) never starts the agent.
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// earlyExecPkg is the package whose initialiser execs the agent.
+const earlyExecPkg = "github.com/goose-ls/goose-ls/cmd/goose-ls/internal/earlyexec"
+
+// heavyPackages are goose-ls dependencies whose initialisers allocate or register: earlyexec must
+// run before each (every one of them has an init line in GODEBUG=inittrace=1).
+var heavyPackages = []string{
+	"go.yaml.in/yaml/v3", "go.yaml.in/yaml/v4/internal/libyaml", "github.com/santhosh-tekuri/jsonschema/v5",
+	"net/http", "github.com/goose-ls/goose-ls/recipe/template", "github.com/goose-ls/goose-ls/recipe/yamltree",
+	"github.com/goose-ls/goose-ls/lsp",
+}
+
+var (
+	builtOnce sync.Once
+	builtBin  string
+	builtErr  error
+)
+
+// builtGooseLS is goose-ls built once for these tests, alone in its folder.
+func builtGooseLS(t *testing.T) string {
+	t.Helper()
+	builtOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "earlyexec")
+		if err != nil {
+			builtErr = err
+			return
+		}
+		builtBin = filepath.Join(dir, "goose-ls")
+		if out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput(); err != nil {
+			builtErr = &buildError{err: err, out: string(out)}
+		}
+	})
+	if builtErr != nil {
+		t.Fatal(builtErr)
+	}
+	return builtBin
+}
+
+type buildError struct {
+	err error
+	out string
+}
+
+func (e *buildError) Error() string { return "go build: " + e.err.Error() + "\n" + e.out }
+
+// initOrder runs bin with GODEBUG=inittrace=1 and returns the packages in the order they initialised,
+// and what the command printed.
+func initOrder(t *testing.T, bin string, args ...string) (pkgs []string, stdout string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	cmd.Dir = t.TempDir()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	_ = cmd.Run() // the exit code is the command's business; the order is this test's
+	for _, line := range strings.Split(errb.String(), "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "init" && strings.HasPrefix(f[2], "@") {
+			pkgs = append(pkgs, f[1])
+		}
+	}
+	return pkgs, out.String()
+}
+
+func TestEarlyExecInitialisesBeforeHeavyPackages(t *testing.T) {
+	pkgs, _ := initOrder(t, builtGooseLS(t), "version")
+	early := slices.Index(pkgs, earlyExecPkg)
+	if early < 0 {
+		t.Fatalf("%s did not initialise: %v", earlyExecPkg, pkgs)
+	}
+	for _, heavy := range heavyPackages {
+		at := slices.Index(pkgs, heavy)
+		if at < 0 {
+			t.Errorf("%s has no init line (pick another heavy package): %v", heavy, pkgs)
+		} else if at < early {
+			t.Errorf("%s initialised before %s (%d < %d)", heavy, earlyExecPkg, at, early)
+		}
+	}
+}
+
+func TestAgentCommandsExecBeforeGooseLSInitialises(t *testing.T) {
+	// goose-ls beside a stand-in goose-ls-agent that prints its arguments
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "goose-ls")
+	data, err := os.ReadFile(builtGooseLS(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "goose-ls-agent"), []byte("#!/bin/sh\necho \"agent $*\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"run", "--prompt", "hi"}, {"run", "r.yaml", "--no-session"}, {"run", "explain.yaml"}, {"acp", "--debug"}, {"sessions"}} {
+		pkgs, stdout := initOrder(t, bin, args...)
+		if want := "agent " + strings.Join(args, " ") + "\n"; stdout != want {
+			t.Errorf("%v: stdout %q, want %q", args, stdout, want)
+		}
+		if !slices.Contains(pkgs, "os") || slices.Contains(pkgs, earlyExecPkg) {
+			// earlyexec's own line never comes (its initialiser does not return); os's shows the trace was on
+			t.Errorf("%v: init trace %v", args, pkgs)
+		}
+		for _, heavy := range heavyPackages {
+			if slices.Contains(pkgs, heavy) {
+				t.Errorf("%v: %s initialised before the agent was started", args, heavy)
+			}
+		}
+	}
+	// what goose-ls answers itself runs through its own packages and never starts the agent
+	for _, args := range [][]string{{"run", "missing.yaml", "--explain"}, {"run", "-explain=1", "missing.yaml"}, {"run", "--render-recipe", "missing.yaml"}, {"version"}} {
+		pkgs, stdout := initOrder(t, bin, args...)
+		if strings.Contains(stdout, "agent ") {
+			t.Errorf("%v started the agent: %q", args, stdout)
+		}
+		if !slices.Contains(pkgs, "go.yaml.in/yaml/v3") {
+			t.Errorf("%v: goose-ls's own packages did not initialise: %v", args, pkgs)
+		}
+	}
+	// an argument that only looks like those flags goes the long way: main parses and execs
+	pkgs, stdout := initOrder(t, bin, "run", "--prompt", "--render-recipe please")
+	if stdout != "agent run --prompt --render-recipe please\n" || !slices.Contains(pkgs, "go.yaml.in/yaml/v3") {
+		t.Errorf("a --prompt value like a flag: stdout %q, packages %v", stdout, pkgs)
+	}
+}

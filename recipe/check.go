@@ -50,6 +50,8 @@ type Options struct {
 
 	// sequential keeps the template stage on the caller's goroutine (tests compare both ways).
 	sequential bool
+	// alwaysCache uses Cache whatever the text's size (tests re-check small recipes incrementally).
+	alwaysCache bool
 }
 
 // minCacheBytes is the size from which keeping goccy's parse between versions pays for its memory.
@@ -59,6 +61,8 @@ const minCacheBytes = 16 << 10
 type Cache struct {
 	yaml   yamltree.Cache
 	schema propertyCache
+	probes template.ProbeMemo
+	tmpl   templateMemo
 }
 
 func (c *Cache) yamlCache() *yamltree.Cache {
@@ -66,6 +70,13 @@ func (c *Cache) yamlCache() *yamltree.Cache {
 		return nil
 	}
 	return &c.yaml
+}
+
+func (c *Cache) probeMemo() *template.ProbeMemo {
+	if c == nil {
+		return nil
+	}
+	return &c.probes
 }
 
 func (c *Cache) schemaCache() *propertyCache {
@@ -185,7 +196,7 @@ func Check(path string, text []byte, opts *Options) *File {
 		f.BOM = 3
 	}
 	body := string(text[f.BOM:])
-	if len(text) >= minCacheBytes {
+	if len(text) >= minCacheBytes || opts.alwaysCache {
 		f.cache = opts.Cache
 	}
 	if !f.stage(ctx, "template pre-processing", func() { f.preprocessTemplate(body) }) {
@@ -262,15 +273,19 @@ func firstInvalidUTF8(b []byte) int {
 // checkTemplate pre-processes, parses, analyses and validation-renders the whole file as goose does.
 // preprocessTemplate applies goose's literal-brace pre-processing (the first half of the template stage).
 func (f *File) preprocessTemplate(body string) {
-	f.Pre = template.Preprocess(body)
+	f.Pre = template.PreprocessCached(body, f.cache.probeMemo())
 	for _, lit := range f.Pre.Literal {
 		f.add(Diagnostic{R: f.shift(lit), Severity: SeverityHint, Code: CodeTplLiteral,
 			Message: "kept as literal text: goose cannot parse this as a template expression, so it is not a variable"})
 	}
 }
 
-// checkTemplate parses, analyses and renders the pre-processed text as goose's validation does.
+// checkTemplate parses, analyses and renders the pre-processed text as goose's validation does (or
+// re-uses the last check's work where an edit allows it: templatereuse.go).
 func (f *File) checkTemplate(fsys FS) {
+	if f.reuseTemplate(fsys) {
+		return
+	}
 	tpl, err := template.Parse("recipe", f.Pre.Text)
 	f.Template = tpl
 	if err != nil {
@@ -288,7 +303,13 @@ func (f *File) checkTemplate(fsys FS) {
 	}
 	f.Analysis = template.Analyze(tpl)
 	f.Inherits = usesInheritance(f.Pre.Text)
-	out, rerr := tpl.Render(nil, template.RenderOptions{Undefined: template.Lenient, Loader: f.loader(fsys), Context: f.ctx})
+	f.renderTemplate(fsys)
+	f.rememberTemplate()
+}
+
+// renderTemplate runs goose's validation render of f.Template.
+func (f *File) renderTemplate(fsys FS) {
+	out, rerr := f.Template.Render(nil, template.RenderOptions{Undefined: template.Lenient, Loader: f.loader(fsys), Context: f.ctx})
 	f.Parents, f.RenderSteps = out.Loaded, out.Steps
 	if rerr != nil {
 		f.renderFailed = true
@@ -360,7 +381,13 @@ func (f *File) checkYAML(body string) {
 		f.errorf(r, CodeYAMLSyntax, "%s%s", msg, f.templateScalarHint(start))
 		return
 	}
-	remap(doc.Root, mapBack)
+	if f.BOM != 0 || f.Inherits || (f.Pre != nil && len(f.Pre.Text) != len(body)) {
+		// offsets move (a byte order mark, pre-processing inserts, a render): a copy with the file's
+		// offsets, since the tree's nodes are shared with the YAML cache
+		cp := *doc
+		cp.Root = remapped(doc.Root, mapBack)
+		doc = &cp
+	}
 	if f.Inherits && f.Template != nil && f.Template.Extends != nil {
 		ext := f.fromPre(f.Template.Extends.R)
 		pinToTag(doc.Root, ext)
@@ -458,21 +485,29 @@ func pinToTag(n *yamltree.Node, tag Range) {
 	}
 }
 
-func remap(n *yamltree.Node, fn func(int) int) {
+// remapped is a copy of the tree under n with every range mapped by fn.
+func remapped(n *yamltree.Node, fn func(int) int) *yamltree.Node {
 	if n == nil {
-		return
+		return nil
 	}
-	n.R = Range{Start: fn(n.R.Start), End: fn(n.R.End)}
-	if n.R.End < n.R.Start {
-		n.R.End = n.R.Start
+	c := *n
+	c.R = Range{Start: fn(n.R.Start), End: fn(n.R.End)}
+	if c.R.End < c.R.Start {
+		c.R.End = c.R.Start
 	}
-	for _, p := range n.Pairs {
-		remap(p.Key, fn)
-		remap(p.Value, fn)
+	if n.Pairs != nil {
+		c.Pairs = make([]*yamltree.Pair, len(n.Pairs))
+		for i, p := range n.Pairs {
+			c.Pairs[i] = &yamltree.Pair{Key: remapped(p.Key, fn), Value: remapped(p.Value, fn)}
+		}
 	}
-	for _, it := range n.Items {
-		remap(it, fn)
+	if n.Items != nil {
+		c.Items = make([]*yamltree.Node, len(n.Items))
+		for i, it := range n.Items {
+			c.Items[i] = remapped(it, fn)
+		}
 	}
+	return &c
 }
 
 func sortDiags(d []Diagnostic) {

@@ -37,8 +37,21 @@ func BenchmarkCheckHeavy(b *testing.B) {
 // BenchmarkRecheckHeavyEdit alternates two versions that differ by one character typed into a prose line
 // of the instructions.
 func BenchmarkRecheckHeavyEdit(b *testing.B) {
+	benchmarkRecheckHeavyAt(b, "Keep the changes small")
+}
+
+// BenchmarkRecheckHeavyEditDescription types into a parameter's description (a plain YAML scalar: the
+// YAML tree cannot be re-used, the template parse can).
+func BenchmarkRecheckHeavyEditDescription(b *testing.B) {
+	benchmarkRecheckHeavyAt(b, "Parameter number 90 of")
+}
+
+func benchmarkRecheckHeavyAt(b *testing.B, at string) {
 	path, src := heavyOnDisk(b)
-	i := strings.Index(string(src), "Keep the changes small")
+	i := strings.Index(string(src), at)
+	if i < 0 {
+		b.Fatalf("%q is not in the heavy recipe", at)
+	}
 	alt := []byte(string(src[:i]) + "X" + string(src[i:]))
 	opts := &recipe.Options{Roots: []string{filepath.Dir(path)}, Cache: &recipe.Cache{}}
 	if f := recipe.Check(path, src, opts); len(f.Diags) != 0 {

@@ -21,10 +21,18 @@ const maxPatches = 200
 // parseYAML parses text, patching unquoted `{{`-leading values (each reported) until it parses or fails
 // for another reason.
 func (f *File) parseYAML(text string, mapBack func(int) int) (*yamltree.Document, error) {
-	buf := []byte(text)
+	// the file's own text and line index when goose parses the file as it is (the usual case); a copy
+	// before the first patch, which writes into it
+	buf, li, shared := f.Text, f.Lines, true
+	if f.BOM != 0 || len(text) != len(f.Text) || text != string(f.Text) {
+		buf, shared = []byte(text), false
+		li = source.NewLineIndex(buf)
+	}
 	for i := 0; ; i++ {
 		f.yamlPatched = i > 0
-		li := source.NewLineIndex(buf)
+		if i > 0 {
+			li = source.NewLineIndex(buf)
+		}
 		doc, err := yamltree.ParseCached(li, f.cache.yamlCache())
 		if i >= maxPatches {
 			return doc, err
@@ -32,7 +40,13 @@ func (f *File) parseYAML(text string, mapBack func(int) int) (*yamltree.Document
 		if err == nil {
 			// libyaml accepts the text; where goccy/go-yaml refused it (the tree is degraded), a
 			// `{{ x }}` value is still worth its own message (serde reads it as a map)
-			if doc.Refused == nil || !f.patchTemplateValue(buf, li, doc.Refused, true, mapBack) {
+			if doc.Refused == nil {
+				return doc, nil
+			}
+			if shared {
+				buf, shared = bytes.Clone(buf), false
+			}
+			if !f.patchTemplateValue(buf, li, doc.Refused, true, mapBack) {
 				return doc, nil
 			}
 			continue
@@ -40,6 +54,9 @@ func (f *File) parseYAML(text string, mapBack func(int) int) (*yamltree.Document
 		var ye *yamltree.Error
 		if !errors.As(err, &ye) {
 			return nil, err
+		}
+		if shared {
+			buf, shared = bytes.Clone(buf), false
 		}
 		if !f.patchTemplateValue(buf, li, ye, false, mapBack) {
 			return nil, err

@@ -43,7 +43,11 @@ func (p *Preprocessed) ToOriginal(off int) int {
 }
 
 // Preprocess applies goose's rewrite. It returns the input unchanged (no copy) when nothing applies.
-func Preprocess(src string) *Preprocessed {
+func Preprocess(src string) *Preprocessed { return PreprocessCached(src, nil) }
+
+// PreprocessCached is Preprocess with a per-document memo of which brace contents parse (nil: a memo
+// for this call only), so a keystroke does not parse every `{{ … }}` of the file again (probememo.go).
+func PreprocessCached(src string, memo *ProbeMemo) *Preprocessed {
 	var complexVars []string
 	for i := 0; ; {
 		j := strings.Index(src[i:], "{{")
@@ -85,12 +89,14 @@ func Preprocess(src string) *Preprocessed {
 	// which are unparseable (goose compiles `{{inner}}` as a template)
 	wraps := map[string]int{}
 	var order []string
+	probe := memo.start()
+	defer memo.finish(probe)
 	for _, v := range complexVars {
 		t := strings.TrimSpace(v)
 		if strings.HasPrefix(t, "'") || strings.HasPrefix(t, `"`) {
 			continue
 		}
-		if _, err := Parse("probe", "{{"+v+"}}"); err == nil {
+		if probe.parses(v) {
 			continue
 		}
 		if wraps[v] == 0 {

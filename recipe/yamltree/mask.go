@@ -160,6 +160,9 @@ func indentOf(line []byte) int {
 // blockValue rebuilds a masked block scalar's value from the original lines.
 func blockValue(li *source.LineIndex, b maskedBlock) string {
 	text := li.Text()
+	if !b.folded {
+		return literalValue(li, b)
+	}
 	var lines []string
 	trailingBlank := 0
 	seenContent := false
@@ -203,6 +206,58 @@ func blockValue(li *source.LineIndex, b maskedBlock) string {
 		}
 	}
 	return sb.String()
+}
+
+// literalValue is blockValue for a literal (`|`) block, written in one buffer: the content lines less
+// their indentation joined by line breaks (the value of a long instructions block is read again on
+// every keystroke in it).
+func literalValue(li *source.LineIndex, b maskedBlock) string {
+	text := li.Text()
+	var sb strings.Builder
+	sb.Grow(li.LineEnd(b.last) - li.LineStart(b.first) + 1)
+	seenContent := false
+	for k := b.first; k <= b.last; k++ {
+		if k > b.first {
+			sb.WriteByte('\n')
+		}
+		l := text[li.LineStart(k):li.LineEnd(k)]
+		if indentOf(l) >= len(l) && (len(l) <= b.contentIndent || !seenContent) {
+			continue // an empty line
+		}
+		seenContent = true
+		if len(l) >= b.contentIndent {
+			l = l[b.contentIndent:]
+		} else {
+			l = bytes.TrimLeft(l, " ")
+		}
+		sb.Write(l)
+	}
+	if li.LineEnd(b.last) < len(text) {
+		switch b.chomp {
+		case '-':
+		case '+':
+			sb.WriteByte('\n')
+			sb.WriteString(strings.Repeat("\n", trailingBlankLines(li, b)))
+		default:
+			sb.WriteByte('\n')
+		}
+	}
+	return sb.String()
+}
+
+// trailingBlankLines counts the blank lines after a block's content up to the next token (they count
+// for `keep` chomping).
+func trailingBlankLines(li *source.LineIndex, b maskedBlock) int {
+	text := li.Text()
+	n := 0
+	for k := b.last + 1; k < li.LineCount(); k++ {
+		if l := text[li.LineStart(k):li.LineEnd(k)]; indentOf(l) == len(l) && k+1 < li.LineCount() {
+			n++
+			continue
+		}
+		break
+	}
+	return n
 }
 
 // foldLines joins folded-scalar lines: a break between two plain lines becomes a space, empty lines

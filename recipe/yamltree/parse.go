@@ -20,6 +20,20 @@ type Cache struct {
 	// the libyaml verdict on a masked text (verdict.go)
 	verdictMasked []byte
 	verdict       verdict
+	// the last masked parse's tree (reuse.go) and the last clean shape pre-check (shapememo.go), with
+	// the copy of the text they were made from (one copy for both)
+	tree     *treeMemo
+	shape    *shapeMemo
+	snapshot []byte
+}
+
+// snapshotOf is a copy of text that the cache's memos share (text itself may change after the parse:
+// recipe patches a failed text in place). c.mu is held.
+func (c *Cache) snapshotOf(text []byte) []byte {
+	if !bytes.Equal(c.snapshot, text) {
+		c.snapshot = bytes.Clone(text)
+	}
+	return c.snapshot
 }
 
 func (c *Cache) get(masked []byte) *segments {
@@ -50,9 +64,10 @@ func Parse(li *source.LineIndex) (*Document, error) { return ParseCached(li, nil
 // is refused before goccy/go-yaml sees the text, and only the first document (up to the `---` of the
 // second) is parsed: goose refuses a second document whatever it contains. libyaml's verdict
 // (verdict.go) decides whether the text parses; goccy/go-yaml builds the tree, and where it refuses what
-// libyaml accepts, the tree comes from the libyaml port's nodes (Document.Degraded).
+// libyaml accepts, the tree comes from the libyaml port's nodes (Document.Degraded). With a cache, the
+// tree's nodes may be shared with the cache and with trees returned before: callers must not modify them.
 func ParseCached(li *source.LineIndex, cache *Cache) (*Document, error) {
-	sh := precheckShape(li)
+	sh := cache.precheck(li)
 	first := li
 	var extra *source.Range
 	switch {
@@ -123,6 +138,9 @@ func earlier(verr *Error, lim error) error {
 // is; masked is the masked text goccy confirmed (nil when it parsed the original).
 func parseFirst(li *source.LineIndex, cache *Cache, splits []split) (doc *Document, masked []byte, err error) {
 	if m, blocks := mask(li, minMaskBytes); m != nil {
+		if doc := cache.reuseTree(li, m, blocks); doc != nil {
+			return doc, m, nil
+		}
 		if doc, ok := parse(li, m, blocks, splits, cache); ok {
 			if doc.err != nil {
 				return nil, m, doc.err

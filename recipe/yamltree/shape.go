@@ -56,6 +56,15 @@ type shapeScanner struct {
 	// the last search for a mapping colon on a line: from colonFrom to colonEnd it found colonAt (or -1),
 	// so `- - - key:` scans its line once
 	colonFrom, colonEnd, colonAt int
+	// passive, when recorded, marks the lines whose scan depended only on their indentation and first
+	// character (shapememo.go)
+	passive []bool
+}
+
+func (s *shapeScanner) markPassive(line int) {
+	if s.passive != nil {
+		s.passive[line] = true
+	}
 }
 
 // precheckShape scans text once; its cost is linear in the text's size.
@@ -69,7 +78,11 @@ const readerChunk = 16384
 // libyaml's reader refuses fails the text unless goose stops earlier: at a second document or a nesting
 // error that comes before the 16 KiB chunk holding the character.
 func precheckShapeN(li *source.LineIndex, entries int) shape {
-	res := scanShape(li, entries)
+	return withControlCharacters(li, scanShape(li, entries, nil))
+}
+
+// withControlCharacters adds to the line pass's result the refusal of the first control character.
+func withControlCharacters(li *source.LineIndex, res shape) shape {
 	text := li.Text()
 	off := firstControlCharacter(text)
 	if off < 0 {
@@ -96,6 +109,10 @@ func precheckShapeN(li *source.LineIndex, entries int) shape {
 // U+FFFE and U+FFFF), or -1. Bytes that are not UTF-8 are left to the file check.
 func firstControlCharacter(text []byte) int {
 	for i := 0; i < len(text); i++ {
+		i = skipPlainASCII(text, i)
+		if i >= len(text) {
+			break
+		}
 		switch c := text[i]; {
 		case c < 0x20 && c != '\t' && c != '\n' && c != '\r', c == 0x7f:
 			return i
@@ -119,9 +136,10 @@ func controlCharacterLen(text []byte) int {
 	return 3
 }
 
-// scanShape is the line pass of precheckShapeN.
-func scanShape(li *source.LineIndex, entries int) shape {
-	s := &shapeScanner{li: li, text: li.Text(), blockScalarParent: -2, colonFrom: -1, splitEntries: entries}
+// scanShape is the line pass of precheckShapeN; passive, when not nil, gets a mark for every line the
+// pass skipped without a change of state (shapememo.go).
+func scanShape(li *source.LineIndex, entries int, passive []bool) shape {
+	s := &shapeScanner{li: li, text: li.Text(), blockScalarParent: -2, colonFrom: -1, splitEntries: entries, passive: passive}
 	res := shape{secondDoc: -1, afterEnd: -1}
 	for line := 0; line < li.LineCount(); line++ {
 		start, end := li.LineStart(line), li.LineEnd(line)
@@ -225,6 +243,7 @@ func (s *shapeScanner) scanLine(line int) (int, *Error) {
 	ind := indentOf(s.text[start:end])
 	p := start + ind
 	if p == end || s.text[p] == '#' {
+		s.markPassive(line)
 		return line, nil // blank or comment-only lines never change the structure
 	}
 	if s.blockScalarParent > -2 {
@@ -232,6 +251,7 @@ func (s *shapeScanner) scanLine(line int) (int, *Error) {
 			s.blockScalarIndent = ind
 		}
 		if s.blockScalarIndent >= 0 && ind >= s.blockScalarIndent {
+			s.markPassive(line) // what the line does depends on its indentation alone
 			return line, nil
 		}
 		s.blockScalarParent = -2

@@ -39,18 +39,22 @@ func cachedVerdict(li *source.LineIndex, masked []byte, cache *Cache) verdict {
 	if masked == nil || hasUnicodeBreak(li.Text()) {
 		return libyamlVerdict(li)
 	}
-	if v, ok := cache.getVerdict(masked); ok {
-		return v
+	v, ok := cache.getVerdict(masked)
+	var mli *source.LineIndex
+	if !ok {
+		mli = source.NewLineIndex(masked)
+		v = libyamlVerdict(mli)
+		v.node = nil
+		cache.putVerdict(masked, v) // the error at its offset in the masked text, which texts share
 	}
-	mli := source.NewLineIndex(masked)
-	v := libyamlVerdict(mli)
-	v.node = nil
 	if v.err != nil {
+		if mli == nil {
+			mli = source.NewLineIndex(masked)
+		}
 		// masked lines are prefixes of the original ones: the same line and byte column
 		l := mli.Line(v.err.Offset)
 		v.err.Offset = min(li.LineStart(l)+v.err.Offset-mli.LineStart(l), len(li.Text()))
 	}
-	cache.putVerdict(masked, v)
 	return v
 }
 

@@ -220,6 +220,9 @@ func parse(li *source.LineIndex, masked []byte, blocks []maskedBlock, splits []s
 	if b.err != nil {
 		return &Document{err: b.err}, true
 	}
+	if masked != nil {
+		cache.keepTree(li.Text(), masked, doc, b)
+	}
 	return doc, true
 }
 

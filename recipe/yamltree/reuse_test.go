@@ -1,0 +1,172 @@
+// A tree re-used across an edit inside a masked block scalar (reuse.go) is the tree a parse from scratch
+// builds, and the re-use happens where it should.
+
+package yamltree
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/goose-ls/goose-ls/internal/testgen"
+	"github.com/goose-ls/goose-ls/recipe/source"
+)
+
+// blockEdit types, deletes or replaces a few characters inside a random indented line (after its
+// indentation), where block scalar content lives.
+func blockEdit(rng *rand.Rand, text string) string {
+	for tries := 0; tries < 50; tries++ {
+		p := rng.IntN(len(text) + 1)
+		ls := strings.LastIndexByte(text[:p], '\n') + 1
+		if !strings.HasPrefix(text[ls:], "  ") || p <= ls+2 || !utf8.RuneStart(text[min(p, len(text)-1)]) {
+			continue
+		}
+		end := p
+		if rng.IntN(2) == 0 {
+			end = min(p+1+rng.IntN(3), len(text))
+			for end < len(text) && !utf8.RuneStart(text[end]) {
+				end++
+			}
+		}
+		ins := []string{"a", "Z", " ", "é", ":", "#", "- ", "|", "\n", "  b: c"}[rng.IntN(10)]
+		return text[:p] + ins + text[end:]
+	}
+	return text + "x"
+}
+
+func reuseSession(t *testing.T, name, src string, edits int, seed uint64) (reused int) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 11))
+	cache := &Cache{}
+	text := src
+	for i := 0; i <= edits; i++ {
+		switch {
+		case i == 0:
+		case rng.IntN(2) == 0: // an edit of the original: the tree parsed from it is re-usable
+			text = blockEdit(rng, src)
+		default:
+			text = blockEdit(rng, text)
+		}
+		li := source.NewLineIndex([]byte(text))
+		if m, blocks := mask(li, minMaskBytes); m != nil && cache.reuseTree(li, m, blocks) != nil {
+			reused++
+		}
+		inc, incErr := ParseCached(li, cache)
+		full, fullErr := ParseCached(source.NewLineIndex([]byte(text)), nil)
+		if !reflect.DeepEqual(incErr, fullErr) || !reflect.DeepEqual(inc, full) {
+			t.Fatalf("%s, edit %d: the cached parse differs from a parse from scratch (errors %v / %v)\ntext:\n%s", name, i, incErr, fullErr, text)
+		}
+	}
+	return reused
+}
+
+func TestReusedTreeMatchesScratch(t *testing.T) {
+	heavy := testgen.HeavyRecipe().Text
+	if n := reuseSession(t, "heavy", heavy, 40, 1); n < 12 {
+		t.Errorf("the heavy recipe re-used its tree %d times in 40 edits", n)
+	}
+	var files []string
+	_ = filepath.WalkDir("../../../shared/corpus/recipes", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, p)
+		}
+		return err
+	})
+	if len(files) == 0 {
+		t.Fatal("corpus not found (expected ../shared beside the checkout)")
+	}
+	reused := 0
+	for i, p := range files {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reused += reuseSession(t, filepath.Base(p), string(src), 6, uint64(i))
+	}
+	t.Logf("%d of %d corpus edits re-used the tree", reused, 6*len(files))
+	if reused < len(files) {
+		t.Errorf("only %d corpus edits re-used the tree", reused)
+	}
+}
+
+func TestReuseTreeOnlyInsideOneBlock(t *testing.T) {
+	src := "title: t\ninstructions: |\n  first line\n  second line\n  last line\nprompt: go\n"
+	cache := &Cache{}
+	if _, err := ParseCached(source.NewLineIndex([]byte(src)), cache); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, text string
+		reuse      bool
+	}{
+		{"typing in the first line", strings.Replace(src, "first line", "first long line", 1), true},
+		{"the last line: its end is the range's end", strings.Replace(src, "last line", "last lines", 1), false},
+		{"a new line changes the mask", strings.Replace(src, "first line\n", "first\n  line\n", 1), false},
+		{"outside the block", strings.Replace(src, "prompt: go", "prompt: gone", 1), false},
+		{"the same text", src, true},
+	} {
+		li := source.NewLineIndex([]byte(c.text))
+		m, blocks := mask(li, minMaskBytes)
+		got := m != nil && cache.reuseTree(li, m, blocks) != nil
+		if got != c.reuse {
+			t.Errorf("%s: re-used %v, want %v", c.name, got, c.reuse)
+		}
+		if got {
+			doc := cache.reuseTree(li, m, blocks)
+			full, err := Parse(source.NewLineIndex([]byte(c.text)))
+			if err != nil || !reflect.DeepEqual(doc.Root, full.Root) {
+				t.Errorf("%s: the re-used tree differs from a parse (%v)", c.name, err)
+			}
+		}
+	}
+}
+
+// A cached libyaml verdict is shared by texts with the same masked text; its error must be placed in
+// each text, not where it was in the text that filled the cache.
+func TestCachedVerdictErrorPlacedInEachText(t *testing.T) {
+	first := "a: |\n  some text\nb: x\n  - c: d\n"
+	second := "a: |\n  some longer text\nb: x\n  - c: d\n"
+	cache := &Cache{}
+	for _, src := range []string{first, second} {
+		_, cached := ParseCached(source.NewLineIndex([]byte(src)), cache)
+		_, scratch := ParseCached(source.NewLineIndex([]byte(src)), nil)
+		if cached == nil || !reflect.DeepEqual(cached, scratch) {
+			t.Errorf("%q: cached verdict %#v, from scratch %#v", src, cached, scratch)
+		}
+	}
+}
+
+// The shape pre-check is re-used only for an edit after the first character of a line whose scan did
+// not depend on the rest (shapememo.go); a first character that turns a comment into a document marker
+// must be seen.
+func TestShapeMemoOnlyForPassiveEdits(t *testing.T) {
+	base := "a: 1\n#-- note\nb: |\n  some text\n  more text\nc: 2\n"
+	for _, c := range []struct {
+		name, text string
+		reuse      bool
+	}{
+		{"inside a comment", strings.Replace(base, "note", "notes", 1), true},
+		{"inside block text", strings.Replace(base, "some text", "some long text", 1), true},
+		{"a comment's first character", strings.Replace(base, "#-- note", "--- note", 1), false},
+		{"block text's first character", strings.Replace(base, "  some", "  xome", 1), false},
+		{"a new line in block text", strings.Replace(base, "some text", "some\n  text", 1), false},
+		{"a mapping line", strings.Replace(base, "c: 2", "c: 22", 1), false},
+	} {
+		cache := &Cache{}
+		if _, err := ParseCached(source.NewLineIndex([]byte(base)), cache); err != nil {
+			t.Fatal(err)
+		}
+		if got := cache.shape.passiveEdit([]byte(c.text)); got != c.reuse {
+			t.Errorf("%s: re-used %v, want %v", c.name, got, c.reuse)
+		}
+		doc, err := ParseCached(source.NewLineIndex([]byte(c.text)), cache)
+		want, wantErr := ParseCached(source.NewLineIndex([]byte(c.text)), nil)
+		if !reflect.DeepEqual(err, wantErr) || !reflect.DeepEqual(doc, want) {
+			t.Errorf("%s: cached parse %v / %v, from scratch %v / %v", c.name, doc, err, want, wantErr)
+		}
+	}
+}

@@ -1,3 +1,5 @@
+//go:build linux
+
 // The template loader against goose's: what mj-oracle (goose's loader: the folder joined to the name, read
 // with read_to_string) answered for each name, with {% include NAME ignore missing %}.
 

@@ -43,7 +43,6 @@ var (
 	pOptStr    = param{kind: argStr, opt: true}
 	pStrRef    = param{kind: argStrRef}
 	pOptStrRef = param{kind: argStrRef, opt: true}
-	pBool      = param{kind: argBool}
 	pOptBool   = param{kind: argBool, opt: true}
 	pUsize     = intParam("usize", big.NewInt(0), new(big.Int).SetUint64(math.MaxUint64))
 	pI32       = intParam("i32", big.NewInt(math.MinInt32), big.NewInt(math.MaxInt32))
@@ -119,14 +118,6 @@ func (b *boundArgs) str(i int, def string) string {
 func (b *boundArgs) integer(i int, def int64) int64 {
 	if v, ok := b.value(i); ok {
 		return v.i
-	}
-	return def
-}
-
-// flag is parameter i (a converted bool parameter), else def.
-func (b *boundArgs) flag(i int, def bool) bool {
-	if v, ok := b.value(i); ok {
-		return v.b
 	}
 	return def
 }

@@ -264,7 +264,7 @@ func deepCopy(dst, src reflect.Value) {
 }
 
 func set(c *warnings.Collector, cfg interface{}, sect, sub, name string,
-	 value string, blankValue bool, subsectPass bool) error {
+	value string, blankValue bool, subsectPass bool) error {
 	//
 	vPCfg := reflect.ValueOf(cfg)
 	if vPCfg.Kind() != reflect.Ptr || vPCfg.Elem().Kind() != reflect.Struct {

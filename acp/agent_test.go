@@ -196,10 +196,17 @@ func TestCancelEndsThePromptAndKillsTheCommand(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		caps sdk.ClientCapabilities
-	}{{"disk shell", sdk.ClientCapabilities{}}, {"client terminal", fullCaps}} {
+		// the client answers terminal/create only after the cancel reached the agent: the command it
+		// started must still be killed
+		answerCreateLate bool
+	}{{"disk shell", sdk.ClientCapabilities{}, false}, {"client terminal", fullCaps, false},
+		{"client terminal cancelled before the create answer", fullCaps, true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newModel(call("s1", "shell", `{"command":"echo $$ > pid; exec sleep 300"}`), text("never"))
 			h := newHarness(t, m, harnessOptions{caps: tc.caps})
+			if tc.answerCreateLate {
+				h.client.createGate = make(chan struct{})
+			}
 			sess := h.newSession()
 			// the command tells its pid through a FIFO: reading it waits until the command runs
 			if err := syscall.Mkfifo(filepath.Join(h.root, "pid"), 0o600); err != nil {
@@ -217,6 +224,9 @@ func TestCancelEndsThePromptAndKillsTheCommand(t *testing.T) {
 			}
 			if err := h.conn.Cancel(context.Background(), sdk.CancelNotification{SessionId: sess.SessionId}); err != nil {
 				t.Fatal(err)
+			}
+			if tc.answerCreateLate { // the answer follows the cancel on the wire: the agent reads the cancel first
+				close(h.client.createGate)
 			}
 			if resp := <-done; resp.StopReason != sdk.StopReasonCancelled {
 				t.Fatalf("stop reason %q", resp.StopReason)

@@ -105,6 +105,7 @@ type testClient struct {
 	terminals  map[string]*testTerminal
 	termCalls  []string // "create", "wait", "output", "kill", "release"
 	terminalSq int
+	createGate chan struct{} // when set, terminal/create answers only once it is closed (the command runs already)
 }
 
 type testTerminal struct {
@@ -186,6 +187,9 @@ func (c *testClient) CreateTerminal(_ context.Context, p sdk.CreateTerminalReque
 		return sdk.CreateTerminalResponse{}, err
 	}
 	go func() { term.err = cmd.Wait(); close(term.done) }()
+	if c.createGate != nil {
+		<-c.createGate
+	}
 	c.mu.Lock()
 	c.terminalSq++
 	id := fmt.Sprintf("term-%d", c.terminalSq)

@@ -44,8 +44,15 @@ func (t *terminalShell) run(ctx context.Context, dir, command string, timeout ti
 		timeout = tools.DefaultShellTimeout
 	}
 	sid := sdk.SessionId(t.sessionID)
-	created, err := t.client.CreateTerminal(ctx, sdk.CreateTerminalRequest{SessionId: sid, Command: "sh", Args: []string{"-c", command},
+	if ctx.Err() != nil {
+		return tools.Result{Text: "Command cancelled.", IsError: true}
+	}
+	// the create request is not abandoned on a cancel: the client may have started the command already,
+	// and only its answer names the terminal to kill (bounded like the clean-up below)
+	createCtx, cancelCreate := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	created, err := t.client.CreateTerminal(createCtx, sdk.CreateTerminalRequest{SessionId: sid, Command: "sh", Args: []string{"-c", command},
 		Cwd: sdk.Ptr(dir), Env: gooseShellEnv(env), OutputByteLimit: sdk.Ptr(terminalOutputLimit)})
+	cancelCreate()
 	if err != nil {
 		return tools.Result{Text: fmt.Sprintf("Failed to start the command in the client's terminal: %v", err), IsError: true}
 	}

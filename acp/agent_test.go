@@ -95,6 +95,30 @@ func TestWriteAndEditGoThroughTheClientWithDiffs(t *testing.T) {
 	}
 }
 
+// A write the client made is the tool call's result and diff even when the cancel reached the agent
+// before the client's answer: the request is not abandoned, so the user sees what changed.
+func TestCancelBeforeTheWriteAnswerKeepsTheWrite(t *testing.T) {
+	m := newModel(call("w1", "write", `{"path":"a.txt","content":"written\n"}`), text("never"))
+	h := newHarness(t, m, harnessOptions{caps: fullCaps})
+	h.client.writeGate, h.client.wrote = make(chan struct{}), make(chan struct{})
+	sess := h.newSession()
+	done := make(chan sdk.PromptResponse)
+	go func() { done <- h.prompt(sess.SessionId, sdk.TextBlock("go")) }()
+	<-h.client.wrote
+	if err := h.conn.Cancel(context.Background(), sdk.CancelNotification{SessionId: sess.SessionId}); err != nil {
+		t.Fatal(err)
+	}
+	close(h.client.writeGate) // the answer follows the cancel on the wire
+	if resp := <-done; resp.StopReason != sdk.StopReasonCancelled {
+		t.Fatalf("stop reason %q", resp.StopReason)
+	}
+	ups := h.client.toolUpdates("w1")
+	end := ups[len(ups)-1].ToolCallUpdate
+	if end == nil || end.Status == nil || *end.Status != sdk.ToolCallStatusCompleted || len(end.Content) == 0 || end.Content[0].Diff == nil || end.Content[0].Diff.NewText != "written\n" {
+		t.Fatalf("the write's last update: %+v", ups[len(ups)-1])
+	}
+}
+
 func TestWithoutClientFilesTheDiskIsUsed(t *testing.T) {
 	m := newModel(call("c1", "write", `{"path":"sub/out.txt","content":"x\n"}`), call("c2", "write", `{"path":"../escape.txt","content":"x"}`), text("ok"))
 	h := newHarness(t, m, harnessOptions{})

@@ -106,6 +106,8 @@ type testClient struct {
 	termCalls  []string // "create", "wait", "output", "kill", "release"
 	terminalSq int
 	createGate chan struct{} // when set, terminal/create answers only once it is closed (the command runs already)
+	writeGate  chan struct{} // when set, fs/write_text_file answers only once it is closed (the file is written)
+	wrote      chan struct{} // closed by the first write when writeGate is set
 }
 
 type testTerminal struct {
@@ -153,7 +155,12 @@ func (c *testClient) WriteTextFile(_ context.Context, p sdk.WriteTextFileRequest
 	if err := os.MkdirAll(filepath.Dir(p.Path), 0o755); err != nil {
 		return sdk.WriteTextFileResponse{}, err
 	}
-	return sdk.WriteTextFileResponse{}, os.WriteFile(p.Path, []byte(p.Content), 0o644)
+	err := os.WriteFile(p.Path, []byte(p.Content), 0o644)
+	if c.writeGate != nil {
+		close(c.wrote)
+		<-c.writeGate
+	}
+	return sdk.WriteTextFileResponse{}, err
 }
 
 func (c *testClient) RequestPermission(ctx context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {

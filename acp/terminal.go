@@ -18,6 +18,10 @@ import (
 // terminalOutputLimit is goose's outputByteLimit.
 const terminalOutputLimit = 50_000
 
+// clientAnswerTimeout bounds a request that a cancel does not abandon (a write, a terminal's creation):
+// its answer says what the client did.
+const clientAnswerTimeout = 30 * time.Second
+
 // terminalClient is the part of the connection the shell delegates to.
 type terminalClient interface {
 	CreateTerminal(ctx context.Context, p sdk.CreateTerminalRequest) (sdk.CreateTerminalResponse, error)
@@ -49,7 +53,7 @@ func (t *terminalShell) run(ctx context.Context, dir, command string, timeout ti
 	}
 	// the create request is not abandoned on a cancel: the client may have started the command already,
 	// and only its answer names the terminal to kill (bounded like the clean-up below)
-	createCtx, cancelCreate := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	createCtx, cancelCreate := context.WithTimeout(context.WithoutCancel(ctx), clientAnswerTimeout)
 	created, err := t.client.CreateTerminal(createCtx, sdk.CreateTerminalRequest{SessionId: sid, Command: "sh", Args: []string{"-c", command},
 		Cwd: sdk.Ptr(dir), Env: gooseShellEnv(env), OutputByteLimit: sdk.Ptr(terminalOutputLimit)})
 	cancelCreate()

@@ -94,7 +94,15 @@ func (w *sessionWorkspace) Write(ctx context.Context, files *tools.Files, abs st
 		if _, err := files.CheckWritable(abs); err != nil {
 			return err
 		}
-		if _, err := w.client.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: sdk.SessionId(w.sessionID), Path: abs, Content: string(data)}); err != nil {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		// once sent, the request is not abandoned on a cancel: the client may have written already, and
+		// the write must show in the tool call's result and diff (bounded, like a terminal's clean-up)
+		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), clientAnswerTimeout)
+		_, err := w.client.WriteTextFile(wctx, sdk.WriteTextFileRequest{SessionId: sdk.SessionId(w.sessionID), Path: abs, Content: string(data)})
+		cancel()
+		if err != nil {
 			return fmt.Errorf("the client could not write %s: %w", abs, err)
 		}
 	} else if err := w.disk.Write(ctx, files, abs, data, base); err != nil {

@@ -68,12 +68,9 @@ type Schema struct {
 	RequiredByType map[string][]string
 }
 
-// stripDiscriminator removes the extension definition's allOf and returns what it required per type.
-func stripDiscriminator(data []byte) ([]byte, map[string][]string, error) {
-	var doc map[string]any
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, nil, err
-	}
+// stripDiscriminator removes the extension definition's allOf from doc (a decoded copy of the schema
+// text, changed in place) and returns the compact text and what the allOf required per type.
+func stripDiscriminator(doc map[string]any) ([]byte, map[string][]string, error) {
 	defs, _ := doc["definitions"].(map[string]any)
 	ext, _ := defs["extension"].(map[string]any)
 	out := map[string][]string{}
@@ -95,6 +92,27 @@ func stripDiscriminator(data []byte) ([]byte, map[string][]string, error) {
 	inlineLeafRefs(doc, defs, leaves)
 	compact, err := json.Marshal(doc)
 	return compact, out, err
+}
+
+// copyJSON is a deep copy of a decoded JSON value (maps and slices copied, scalars shared): the compiled
+// copy is changed in place while the published one stays for the field index. Cheaper than decoding the
+// text again (every process compiles the schema once).
+func copyJSON(v any) any {
+	switch n := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(n))
+		for k, e := range n {
+			m[k] = copyJSON(e)
+		}
+		return m
+	case []any:
+		l := make([]any, len(n))
+		for i, e := range n {
+			l[i] = copyJSON(e)
+		}
+		return l
+	}
+	return v
 }
 
 // inlineLeafRefs replaces references to definitions that hold no further references (text, string,
@@ -128,9 +146,27 @@ func inlineLeafRefs(node any, defs map[string]any, leaves map[string]bool) {
 	}
 }
 
-func isLeaf(def map[string]any) bool {
-	data, _ := json.Marshal(def)
-	return !bytes.Contains(data, []byte(`"$ref"`)) && def["x-name"] == nil
+func isLeaf(def map[string]any) bool { return !mentionsRef(def) && def["x-name"] == nil }
+
+// mentionsRef reports a "$ref" key or string anywhere in v (what the JSON text's `"$ref"` would show).
+func mentionsRef(v any) bool {
+	switch n := v.(type) {
+	case map[string]any:
+		for k, e := range n {
+			if k == "$ref" || mentionsRef(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range n {
+			if mentionsRef(e) {
+				return true
+			}
+		}
+	case string:
+		return n == "$ref"
+	}
+	return false
 }
 
 var (
@@ -171,7 +207,8 @@ func load() (*Schema, error) {
 	// The published schema discriminates extensions with allOf/if/then (for yaml-language-server); the
 	// compiled copy drops those branches, and RequiredByType checks them without jsonschema building an
 	// error for every failed `if`, which made validation several times slower.
-	compact, requiredByType, err := stripDiscriminator(raw)
+	work := copyJSON(doc).(map[string]any)
+	compact, requiredByType, err := stripDiscriminator(work)
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
@@ -183,7 +220,7 @@ func load() (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
-	rootOnly, byProperty, err := compileSplit(c, compact)
+	rootOnly, byProperty, err := compileSplit(c, work)
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}

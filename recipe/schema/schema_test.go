@@ -70,7 +70,11 @@ func BenchmarkValidateSmall(b *testing.B) {
 
 // The schema is compiled without meta-schema validation at run time (newCompiler); this does it once.
 func TestEmbeddedSchemaIsValidDraft7(t *testing.T) {
-	compact, _, err := stripDiscriminator(raw)
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	compact, _, err := stripDiscriminator(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,5 +146,38 @@ func TestKeyOrderMatchesDecoderWalk(t *testing.T) {
 		if diff := cmp.Diff(keyOrderReference(d), keyOrder(d)); diff != "" {
 			t.Errorf("doc %d: keyOrder differs from the decoder walk (-want +got):\n%s", i, diff)
 		}
+	}
+}
+
+// load strips a deep copy of the decoded schema: the published schema (field docs, key order, the
+// extension discriminator) stays whole, and the compiled text is the one stripping a fresh decode gives.
+func TestLoadStripsACopy(t *testing.T) {
+	s, err := load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	decode := func() map[string]any {
+		var doc map[string]any
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc
+	}
+	if d := cmp.Diff(decode(), s.doc); d != "" {
+		t.Fatalf("the published schema was changed by load (-want +got):\n%s", d)
+	}
+	fromCopy, reqCopy, err := stripDiscriminator(copyJSON(decode()).(map[string]any))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromDecode, reqDecode, err := stripDiscriminator(decode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(fromCopy, fromDecode) || !cmp.Equal(reqCopy, reqDecode) {
+		t.Fatal("stripping a copy gives another compiled schema than stripping a fresh decode")
+	}
+	if cmp.Equal(reqCopy, map[string][]string{}) {
+		t.Fatal("no required fields per extension type found")
 	}
 }

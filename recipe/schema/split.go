@@ -17,13 +17,10 @@ import (
 // rootOnlyURL is the resource holding the root schema with every property's subschema replaced by true.
 const rootOnlyURL = "file:///goose-recipe.root-only.schema.json"
 
-// compileSplit compiles the root-only schema and each top-level property's subschema. compact is the
-// schema text the full schema was compiled from (its $id removed so both resources can coexist).
-func compileSplit(c *jsonschema.Compiler, compact []byte) (*jsonschema.Schema, map[string]*jsonschema.Schema, error) {
-	var doc map[string]any
-	if err := json.Unmarshal(compact, &doc); err != nil {
-		return nil, nil, err
-	}
+// compileSplit compiles the root-only schema and each top-level property's subschema. doc is the
+// decoded schema the full schema was compiled from (its $id removed so both resources can coexist); it
+// is only read.
+func compileSplit(c *jsonschema.Compiler, doc map[string]any) (*jsonschema.Schema, map[string]*jsonschema.Schema, error) {
 	props, _ := doc["properties"].(map[string]any)
 	byName := make(map[string]*jsonschema.Schema, len(props))
 	for name := range props {

@@ -2,6 +2,8 @@
 package source
 
 import (
+	"bytes"
+	"encoding/binary"
 	"sort"
 	"sync/atomic"
 )
@@ -31,21 +33,55 @@ type LineIndex struct {
 	columns []atomic.Pointer[lineColumns]
 }
 
-// NewLineIndex indexes text; lines end at \n, \r\n or a lone \r, as in LSP and YAML.
+// NewLineIndex indexes text; lines end at \n, \r\n or a lone \r, as in LSP and YAML. Built for every
+// text a check reads (and the masked copy of each): line breaks are found with bytes.IndexByte and the
+// ASCII test reads eight bytes at a time.
 func NewLineIndex(text []byte) *LineIndex {
+	if bytes.IndexByte(text, '\r') < 0 {
+		starts := make([]int, 1, bytes.Count(text, nl)+1) // exact: a masked text's lines are a few bytes long
+		for i := 0; ; {
+			j := bytes.IndexByte(text[i:], '\n')
+			if j < 0 {
+				break
+			}
+			i += j + 1
+			starts = append(starts, i)
+		}
+		return newIndex(text, starts)
+	}
 	starts := make([]int, 1, len(text)/32+1)
-	ascii := true
 	for i, c := range text {
 		if c == '\n' || (c == '\r' && (i+1 == len(text) || text[i+1] != '\n')) {
 			starts = append(starts, i+1)
 		}
-		ascii = ascii && c < 0x80
 	}
+	return newIndex(text, starts)
+}
+
+var nl = []byte{'\n'}
+
+func newIndex(text []byte, starts []int) *LineIndex {
 	li := &LineIndex{text: text, starts: starts}
-	if !ascii {
+	if !isASCII(text) {
 		li.columns = make([]atomic.Pointer[lineColumns], len(starts))
 	}
 	return li
+}
+
+// isASCII reports whether text has no byte ≥ 0x80, eight bytes at a time.
+func isASCII(text []byte) bool {
+	i := 0
+	for ; i+8 <= len(text); i += 8 {
+		if binary.LittleEndian.Uint64(text[i:])&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(text); i++ {
+		if text[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // Text returns the indexed text.

@@ -29,7 +29,9 @@ func checkRanges(t *testing.T, n *Node, size int) {
 }
 
 func FuzzYAMLTree(f *testing.F) {
-	for _, s := range []string{"a: |\n  x\n   y\n\nb: >-\n  f\n  g\n", "- |+\n  k\n\n- >2\n   z\n", "a: 1\nb: [1, {c: d}]\n", "x: |\n  l1\n  l2\ny: 'q'\n", "- &a 1\n- *a\n", "{\"k\": [1, 2,],}", "a:\n\tb", "é: ü # c\n"} {
+	for _, s := range []string{"a: |\n  x\n   y\n\nb: >-\n  f\n  g\n", "- |+\n  k\n\n- >2\n   z\n", "a: 1\nb: [1, {c: d}]\n", "x: |\n  l1\n  l2\ny: 'q'\n", "- &a 1\n- *a\n", "{\"k\": [1, 2,],}", "a:\n\tb", "é: ü # c\n",
+		"a: |\n  x  \n  y\nb: 1\n", "a: |\n  x \n  y \n\nb: 1\n", "- |-\n  p \n  q\n- r\n", "a: |+\n  t\t\n  u\n\n", "k: |\n  a \n\n  b\n",
+		"a: |\n  x\n  \ty\nb: 1\n", "a: |\n  \tx\n  y: |\n    z\nb: >\n  w\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -100,6 +102,16 @@ func TestMaskAgrees(t *testing.T) {
 		"list:\n  - |\n    item block\n  - key: >-\n      nested folded\n      text\n  - plain\n",
 		"a: |\n  # not a comment\n  x: not a key\nb: end\n",
 		"a: |\n  text\n# a comment\nb: c\n",
+		// blanks at the end of a literal block's lines other than its last (masked since issue 17)
+		"a: |\n  line one  \n  two\nb: x\n",
+		"a: |-\n  x \n\n  y\t\n  z\nb: 2\n",
+		"list:\n  - |\n    item \n    more\n  - k\n",
+		"a: |+\n  keep \n  last\n\nb: 3\n",
+		// a tab after the content indentation on a later line is content (masked since issue 17)
+		"a: |\n  make:\n  \tgo build\n    \tgo vet\nb: 4\n",
+		// a block left unmasked (blanks at the end of its last line) is skipped whole: the header-like
+		// line in its text is not masked (goccy would refuse the mask), so the block after it still is
+		"a: |\n  x\n  run: |\n    echo \nb: |\n  masked\nc: 5\n",
 	} {
 		full := pad + src
 		li := source.NewLineIndex([]byte(full))

@@ -86,7 +86,13 @@ func mask(li *source.LineIndex, minBytes int) ([]byte, []maskedBlock) {
 			}
 			b.last = k
 		}
-		if b.contentIndent < 0 || b.last < b.first || hasTrailingBlanks(li, b) {
+		if b.contentIndent < 0 || b.last < b.first {
+			continue
+		}
+		// a block left to goccy is still skipped whole: a header-like line in its text is content, and
+		// masking it would only make goccy refuse the mask (the whole text parsed twice)
+		l = b.last
+		if trailingBlanksGoccyMayTrim(li, b) {
 			continue // goccy trims trailing blanks in ways that depend on position: leave such blocks to it
 		}
 		if hasTabAfterIndent(li, b) {
@@ -96,37 +102,62 @@ func mask(li *source.LineIndex, minBytes int) ([]byte, []maskedBlock) {
 			continue // the block runs into an unterminated end of text, where goccy trims differently
 		}
 		blocks = append(blocks, b)
-		l = b.last
 	}
 	if len(blocks) == 0 {
 		return nil, nil
 	}
-	out := make([]byte, 0, len(text)/4)
+	removed := 0 // sized exactly first: the masked text is a fraction of the text, of no predictable share
+	for _, b := range blocks {
+		for k := b.first; k <= b.last; k++ {
+			if cut, resume, ok := maskedCut(text, li.LineStart(k), li.LineEnd(k)); ok {
+				removed += resume - cut - 1 // the line keeps one byte, 'x'
+			}
+		}
+	}
+	out := make([]byte, 0, len(text)-removed)
 	prev := 0
 	for _, b := range blocks {
 		for k := b.first; k <= b.last; k++ {
-			s, e := li.LineStart(k), li.LineEnd(k)
-			ind := indentOf(text[s:e])
-			if ind == e-s {
-				continue
+			if cut, resume, ok := maskedCut(text, li.LineStart(k), li.LineEnd(k)); ok {
+				out = append(out, text[prev:cut]...)
+				out = append(out, 'x')
+				prev = resume
 			}
-			out = append(out, text[prev:s+ind]...)
-			out = append(out, 'x')
-			// keep trailing blanks: goccy's token positions depend on them
-			t := e
-			for t > s+ind+1 && (text[t-1] == ' ' || text[t-1] == '\t') {
-				t--
-			}
-			prev = t
 		}
 	}
 	out = append(out, text[prev:]...)
 	return out, blocks
 }
 
-func hasTrailingBlanks(li *source.LineIndex, b maskedBlock) bool {
+// maskedCut is how a content line [s, e) is masked: the text before cut is kept and followed by 'x',
+// and the text resumes at resume (its trailing blanks are kept: goccy's token positions depend on them);
+// ok is false for a line of spaces only, which is kept as it is.
+func maskedCut(text []byte, s, e int) (cut, resume int, ok bool) {
+	ind := indentOf(text[s:e])
+	if ind == e-s {
+		return 0, 0, false
+	}
+	t := e
+	for t > s+ind+1 && (text[t-1] == ' ' || text[t-1] == '\t') {
+		t--
+	}
+	return s + ind, t, true
+}
+
+// trailingBlanksGoccyMayTrim: a content line ends in blanks where goccy's value may differ from the rebuilt
+// one (any line of a folded block, the last line of a literal one). A literal block keeps the blanks at
+// the end of its other lines (goccy scans them as content; the masked line keeps them too).
+func trailingBlanksGoccyMayTrim(li *source.LineIndex, b maskedBlock) bool {
 	text := li.Text()
-	for k := b.first; k <= b.last; k++ {
+	first := b.first
+	if !b.folded { // from its last line with content
+		for first = b.last; first > b.first; first-- {
+			if s, e := li.LineStart(first), li.LineEnd(first); indentOf(text[s:e]) < e-s {
+				break
+			}
+		}
+	}
+	for k := first; k <= b.last; k++ {
 		s, e := li.LineStart(k), li.LineEnd(k)
 		if e > s && indentOf(text[s:e]) < e-s && (text[e-1] == ' ' || text[e-1] == '\t') {
 			return true
@@ -135,16 +166,19 @@ func hasTrailingBlanks(li *source.LineIndex, b maskedBlock) bool {
 	return false
 }
 
-// hasTabAfterIndent: a content line has a tab right after its leading spaces (libyaml's "found a tab
-// character where an indentation space is expected" while the block's indentation is undecided or not
-// reached), which the mask's 'x' would replace.
+// hasTabAfterIndent: the first content line has a tab right after its leading spaces (libyaml's "found a
+// tab character where an indentation space is expected" while the block's indentation is undecided),
+// which the mask's 'x' would replace. On a later line the spaces reach the content indentation (a less
+// indented line ends the block), so a tab there is content to libyaml and goccy alike.
 func hasTabAfterIndent(li *source.LineIndex, b maskedBlock) bool {
 	text := li.Text()
 	for k := b.first; k <= b.last; k++ {
 		s, e := li.LineStart(k), li.LineEnd(k)
-		if ind := indentOf(text[s:e]); s+ind < e && text[s+ind] == '\t' {
-			return true
+		ind := indentOf(text[s:e])
+		if s+ind == e {
+			continue // spaces only
 		}
+		return text[s+ind] == '\t'
 	}
 	return false
 }

@@ -64,6 +64,13 @@ func (sp split) chunkEnd(i int) int {
 // parseSegments parses src (whose lines are those of the original text) as the main text plus one
 // standalone text per run of every split mapping. Each line is parsed once outside empty lines.
 func parseSegments(src []byte, splits []split) (*segments, error) {
+	if len(splits) == 0 { // the common case: one parse of the whole text (goccy copies it to a string)
+		f, err := parser.ParseBytes(normalizeBreaks(src), 0, parser.AllowDuplicateMapKey())
+		if err != nil {
+			return nil, lineShifted{err: err, base: 0}
+		}
+		return &segments{main: f}, nil // chunks stays nil: only read
+	}
 	srcLi := source.NewLineIndex(src)
 	segs := &segments{chunks: map[int]*ast.File{}}
 	idx := 0

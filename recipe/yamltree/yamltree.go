@@ -458,10 +458,31 @@ func (b *builder) pair(mv *ast.MappingValueNode) *Pair {
 		val = b.node(mv.Value)
 	}
 	colonEnd := b.clamp(b.offset(mv.Start) + 1)
-	if val == nil || (val.Kind == Scalar && val.Type == Null && val.R.End <= colonEnd && val.Value == "") {
+	if val == nil || (val.Kind == Scalar && val.Type == Null && val.Value == "" && (val.R.End <= colonEnd || onlyBlanks(b.li.Text(), colonEnd, val.R.End))) {
 		val = &Node{Kind: Scalar, Type: Null, Empty: true, R: source.Range{Start: colonEnd, End: colonEnd}}
 	}
 	return &Pair{Key: key, Value: val}
+}
+
+// onlyBlanks reports whether text[from:to] holds nothing but spaces, tabs, line breaks and comments: goccy
+// places an implicit null after them when the text ends there (at the end of a file or of a split part),
+// and the value is the same empty one as before a following key.
+func onlyBlanks(text []byte, from, to int) bool {
+	if from < 0 || to > len(text) || from > to {
+		return false
+	}
+	for i := from; i < to; i++ {
+		switch text[i] {
+		case ' ', '\t', '\n', '\r':
+		case '#':
+			for i < to && text[i] != '\n' {
+				i++
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // span sets a collection's range from its delimiters (flow) or its children (block).

@@ -31,6 +31,7 @@ type Options struct {
 	// NoSubRecipes skips opening sub-recipe files.
 	NoSubRecipes bool
 	// Cache re-uses work between versions of one document (the language server keeps one per buffer).
+	// It keeps the text checked last: the caller must not modify a text it checked with a Cache.
 	Cache *Cache
 	// Context stops the check when it is done (cancelled, or past its deadline); the check then ends with
 	// a diagnostic that says it stopped and why. nil: context.Background().

@@ -10,8 +10,15 @@ import (
 	"github.com/goose-ls/goose-ls/recipe/yamltree"
 )
 
-// jsLength is a string's length as JavaScript (and so zod's min/max) counts it: UTF-16 code units.
-func jsLength(s string) int { return len(utf16.Encode([]rune(s))) }
+// jsLength is a string's length as JavaScript (and so zod's min/max) counts it: UTF-16 code units,
+// counted without converting the string (the instructions of a large recipe are measured on every check).
+func jsLength(s string) int {
+	n := 0
+	for _, r := range s { // a string's runes are never surrogates: RuneLen is 1 or 2
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
 
 // desktopHint adds a CodeDesktopForm hint saying what Desktop's form would say.
 func (f *File) desktopHint(r Range, format string, args ...any) {

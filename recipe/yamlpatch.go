@@ -22,7 +22,9 @@ const maxPatches = 200
 // for another reason.
 func (f *File) parseYAML(text string, mapBack func(int) int) (*yamltree.Document, error) {
 	// the file's own text and line index when goose parses the file as it is (the usual case); a copy
-	// before the first patch, which writes into it
+	// before the first patch, which writes into it, and before every patch when the document's cache
+	// may keep the text parsed last (yamltree.ParseCached)
+	cache := f.cache.yamlCache()
 	buf, li, shared := f.Text, f.Lines, true
 	if f.BOM != 0 || len(text) != len(f.Text) || text != string(f.Text) {
 		buf, shared = []byte(text), false
@@ -33,7 +35,7 @@ func (f *File) parseYAML(text string, mapBack func(int) int) (*yamltree.Document
 		if i > 0 {
 			li = source.NewLineIndex(buf)
 		}
-		doc, err := yamltree.ParseCached(li, f.cache.yamlCache())
+		doc, err := yamltree.ParseCached(li, cache)
 		if i >= maxPatches {
 			return doc, err
 		}
@@ -43,7 +45,7 @@ func (f *File) parseYAML(text string, mapBack func(int) int) (*yamltree.Document
 			if doc.Refused == nil {
 				return doc, nil
 			}
-			if shared {
+			if shared || cache != nil {
 				buf, shared = bytes.Clone(buf), false
 			}
 			if !f.patchTemplateValue(buf, li, doc.Refused, true, mapBack) {
@@ -55,7 +57,7 @@ func (f *File) parseYAML(text string, mapBack func(int) int) (*yamltree.Document
 		if !errors.As(err, &ye) {
 			return nil, err
 		}
-		if shared {
+		if shared || cache != nil {
 			buf, shared = bytes.Clone(buf), false
 		}
 		if !f.patchTemplateValue(buf, li, ye, false, mapBack) {

@@ -2,9 +2,10 @@
 // initialize, didChange → publishDiagnostics (p50/p99) on a 300-line, a 3,000-line and the template-heavy
 // 3,000-line recipe (testgen.HeavyRecipe, with its sub-recipe files), completion (p50/p99) and peak RSS. It
 // runs goose-ls and, when given, yaml-language-server with goose-ls's exported schema, on the same inputs.
-// -type D instead types into the heavy recipe for D and reports resident memory over time (typing.go).
+// -type D instead types into the heavy recipe for D and reports resident memory over time (typing.go);
+// -smaps FILE keeps the server's memory map after the edits and says where its resident memory is (smaps.go).
 //
-//	lspbench -server "bin/goose-ls" [-yamlls "node .../yaml-language-server --stdio"] [-n 200] [-type 10m]
+//	lspbench -server "bin/goose-ls" [-yamlls "node .../yaml-language-server --stdio"] [-n 200] [-type 10m] [-smaps FILE]
 package main
 
 import (
@@ -43,6 +44,7 @@ func main() {
 	n := flag.Int("n", 200, "edits and completions per document")
 	soakDur := flag.Duration("soak", 0, "run the soak test for this long instead (1,000 recipes, 100 edits/s)")
 	typeDur := flag.Duration("type", 0, "type into the heavy recipe for this long instead and report resident memory")
+	flag.StringVar(&smapsOut, "smaps", "", "write the goose-ls process's /proc/PID/smaps to this file once the edits are done")
 	flag.Parse()
 	if *soakDur > 0 {
 		soak(strings.Fields(*server), 1000, 100, *soakDur)
@@ -167,6 +169,9 @@ func run(name string, argv []string, dir string, n int, settings any) *result {
 	res.diagHeavy = editLoop(c, dir, filepath.Base(heavyPath), heavy.Text, n)
 	res.completion = completionLoop(c, dir, n)
 	res.peakRSSKiB = peakRSS(cmd.Process.Pid)
+	if smapsOut != "" && name == "goose-ls" {
+		saveSmaps(cmd.Process.Pid, smapsOut)
+	}
 	res.diagnosticsPublished = c.count
 	_, _ = c.conn.Call(ctx, "shutdown", nil, nil)
 	_ = c.conn.Notify(ctx, "exit", nil)

@@ -80,6 +80,22 @@ type lexer struct {
 	tags     []Tag
 	tagStart int
 	keyword  string // statement keyword of the block tag being read
+	// owned holds one copy of each identifier and string the lexer returned: tokens do not point into
+	// src, so a template re-used across edits (incremental.go) does not keep its first text alive
+	owned map[string]string
+}
+
+// own returns lx's copy of s (a part of src).
+func (lx *lexer) own(s string) string {
+	if c, ok := lx.owned[s]; ok {
+		return c
+	}
+	if lx.owned == nil {
+		lx.owned = map[string]string{}
+	}
+	c := strings.Clone(s)
+	lx.owned[c] = c
+	return c
 }
 
 // opener is what ended a data segment.
@@ -287,7 +303,7 @@ func (lx *lexer) next() (token, error) {
 			q++
 		}
 		lx.pos = q
-		return token{kind: tkIdent, val: s[p:q], r: Range{Start: p, End: q}}, nil
+		return token{kind: tkIdent, val: lx.own(s[p:q]), r: Range{Start: p, End: q}}, nil
 	case c >= '0' && c <= '9':
 		return lx.number()
 	case c == '"' || c == '\'':
@@ -378,7 +394,7 @@ scan:
 		num = strings.ReplaceAll(num, "_", "")
 	}
 	if state != stInteger && state != stRadix {
-		return token{kind: tkFloat, val: num, r: r}, nil
+		return token{kind: tkFloat, val: lx.own(num), r: r}, nil
 	}
 	if radix != 10 {
 		// the token keeps decimal digits, so the parser reads every integer the same way
@@ -388,7 +404,7 @@ scan:
 		}
 		num = n.String()
 	}
-	return token{kind: tkInt, val: num, r: r}, nil
+	return token{kind: tkInt, val: lx.own(num), r: r}, nil
 }
 
 func (lx *lexer) str(quote byte) (token, error) {
@@ -408,7 +424,9 @@ func (lx *lexer) str(quote byte) (token, error) {
 	}
 	lx.pos = q + 1
 	val := s[p+1 : q]
-	if escapes {
+	if !escapes {
+		val = lx.own(val)
+	} else {
 		var ok bool
 		if val, ok = unescapeString(val); !ok {
 			// minijinja's BadEscape carries no position: the parser's last token names the line

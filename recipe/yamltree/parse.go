@@ -20,20 +20,10 @@ type Cache struct {
 	// the libyaml verdict on a masked text (verdict.go)
 	verdictMasked []byte
 	verdict       verdict
-	// the last masked parse's tree (reuse.go) and the last clean shape pre-check (shapememo.go), with
-	// the copy of the text they were made from (one copy for both)
-	tree     *treeMemo
-	shape    *shapeMemo
-	snapshot []byte
-}
-
-// snapshotOf is a copy of text that the cache's memos share (text itself may change after the parse:
-// recipe patches a failed text in place). c.mu is held.
-func (c *Cache) snapshotOf(text []byte) []byte {
-	if !bytes.Equal(c.snapshot, text) {
-		c.snapshot = bytes.Clone(text)
-	}
-	return c.snapshot
+	// the last masked parse's tree (reuse.go) and the last clean shape pre-check (shapememo.go); both
+	// keep the text they were made from, which ParseCached's caller leaves unchanged
+	tree  *treeMemo
+	shape *shapeMemo
 }
 
 func (c *Cache) get(masked []byte) *segments {
@@ -65,7 +55,8 @@ func Parse(li *source.LineIndex) (*Document, error) { return ParseCached(li, nil
 // second) is parsed: goose refuses a second document whatever it contains. libyaml's verdict
 // (verdict.go) decides whether the text parses; goccy/go-yaml builds the tree, and where it refuses what
 // libyaml accepts, the tree comes from the libyaml port's nodes (Document.Degraded). With a cache, the
-// tree's nodes may be shared with the cache and with trees returned before: callers must not modify them.
+// tree's nodes may be shared with the cache and with trees returned before: callers must not modify them,
+// nor the text (the cache keeps it to measure the next text's edit against).
 func ParseCached(li *source.LineIndex, cache *Cache) (*Document, error) {
 	sh := cache.precheck(li)
 	first := li

@@ -2,7 +2,9 @@
 // instructions): the masked text is unchanged, so goccy's tree is too, and the new tree is the old one
 // with that scalar's value read again and the ranges after the edit moved, copied in a few slabs instead
 // of thousands of small allocations (building the tree was a quarter of a keystroke in the 3,000-line
-// benchmark recipe's profile once the template stage re-used its parse).
+// benchmark recipe's profile once the template stage re-used its parse). While a tree is kept, goccy's
+// parse is not: every edit that leaves the masked text as it was re-uses the tree, and goccy's tokens and
+// nodes were a third of the language server's live heap with the heavy recipe open (issue 17).
 
 package yamltree
 
@@ -15,7 +17,7 @@ import (
 // treeMemo is the tree of the last masked parse that succeeded. Trees are never modified once built
 // (ParseCached's callers must not), so the memo and the trees built from it share nodes.
 type treeMemo struct {
-	text   []byte // the text it was built from (a copy, Cache.snapshotOf)
+	text   []byte // the text it was built from (never modified: ParseCached)
 	masked []byte
 	doc    Document
 }
@@ -27,13 +29,15 @@ func (c *Cache) keepTree(text, masked []byte, doc *Document, b *builder) {
 		return
 	}
 	c.mu.Lock()
-	c.tree = &treeMemo{text: c.snapshotOf(text), masked: masked, doc: *doc}
+	c.tree = &treeMemo{text: text, masked: masked, doc: *doc}
+	c.masked, c.file = nil, nil // the tree answers every edit goccy's parse would (see reuseTree)
 	c.mu.Unlock()
 }
 
 // reuseTree returns the tree of text (whose masked text and blocks are given) from the memo, or nil
-// when the edit since the memo's text is not inside the content of one masked block scalar, before its
-// last line (whose end the scalar's range is read from). Nodes that end before the edit are shared.
+// when the edit since the memo's text is not inside the content of one masked block scalar (up to the
+// end of its last line's text: the scalar's range ends there, and moves with an edit that reaches it).
+// Nodes that end before the edit are shared.
 func (c *Cache) reuseTree(li *source.LineIndex, masked []byte, blocks []maskedBlock) *Document {
 	if c == nil {
 		return nil
@@ -53,12 +57,16 @@ func (c *Cache) reuseTree(li *source.LineIndex, masked []byte, blocks []maskedBl
 	for i := range blocks {
 		mb := &blocks[i]
 		// the masked texts are equal, so both texts have the same lines up to the edit's end
-		if li.LineStart(mb.first) <= e.start && e.newEnd < li.LineStart(mb.last) {
-			doc := copyDoc(&m.doc, e, &editedBlock{li: li, block: *mb}, &slab{})
+		if li.LineStart(mb.first) <= e.start && e.newEnd <= contentEnd(li, mb.last) {
+			eb := &editedBlock{li: li, block: *mb}
+			doc := copyDoc(&m.doc, e, eb, &slab{})
+			if !eb.found {
+				return nil // the scalar's range does not hold the edit: parse instead
+			}
 			// the memo moves to this text: the next keystroke's edit is measured from here, and the
 			// memo's nodes are this tree's (no second copy kept alive)
 			c.mu.Lock()
-			c.tree = &treeMemo{text: c.snapshotOf(text), masked: masked, doc: *doc}
+			c.tree = &treeMemo{text: text, masked: masked, doc: *doc}
 			c.mu.Unlock()
 			return doc
 		}
@@ -74,6 +82,30 @@ func (e treeEdit) shift(off int) int {
 		return off
 	}
 	return off + e.newEnd - e.oldEnd
+}
+
+// endsBefore reports that a range ending at off (exclusive) lies wholly before the edit: text inserted
+// at a range's end extends it (typing at the end of a block scalar's last line).
+func (e treeEdit) endsBefore(off int) bool {
+	return off < e.start || off == e.start && e.oldEnd > e.start
+}
+
+// shiftEnd maps the end of a range of the old text to the new text.
+func (e treeEdit) shiftEnd(off int) int {
+	if e.endsBefore(off) {
+		return off
+	}
+	return off + e.newEnd - e.oldEnd
+}
+
+// contentEnd is the end of line l's text without its trailing blanks (which the masked text keeps, so
+// an edit that leaves the masked text as it was ends before them).
+func contentEnd(li *source.LineIndex, l int) int {
+	text, start, end := li.Text(), li.LineStart(l), li.LineEnd(l)
+	for end > start && (text[end-1] == ' ' || text[end-1] == '\t') {
+		end--
+	}
+	return end
 }
 
 // diffBytes is the edit from old to new: the longest common prefix, then the longest common suffix.
@@ -101,6 +133,8 @@ func diffBytes(old, new []byte) treeEdit {
 type editedBlock struct {
 	li    *source.LineIndex
 	block maskedBlock
+	// found: the scalar was met, and its range holds the edit
+	found bool
 }
 
 // slab hands out the nodes, pairs and child lists of one tree copy from a few allocations.
@@ -159,7 +193,7 @@ func (s *slab) itemList(k int) []*Node {
 func copyDoc(d *Document, e treeEdit, eb *editedBlock, s *slab) *Document {
 	out := &Document{Root: copyNode(d.Root, e, eb, s), Degraded: d.Degraded, Refused: d.Refused, err: d.err}
 	if d.Extra != nil {
-		out.Extra = &source.Range{Start: e.shift(d.Extra.Start), End: e.shift(d.Extra.End)}
+		out.Extra = &source.Range{Start: e.shift(d.Extra.Start), End: e.shiftEnd(d.Extra.End)}
 	}
 	return out
 }
@@ -167,20 +201,20 @@ func copyDoc(d *Document, e treeEdit, eb *editedBlock, s *slab) *Document {
 // copyNode is n with its ranges moved by e and the edited block scalar's value read again: n itself
 // when it ends before the edit.
 func copyNode(n *Node, e treeEdit, eb *editedBlock, s *slab) *Node {
-	if n == nil || n.R.End <= e.start {
+	if n == nil || e.endsBefore(n.R.End) {
 		return n
 	}
 	c := s.node()
 	*c = *n
-	c.R = source.Range{Start: e.shift(n.R.Start), End: e.shift(n.R.End)}
-	if (n.Style == Literal || n.Style == Folded) && n.R.Start <= e.start && e.start < n.R.End &&
-		eb.li.Line(n.R.Start) == eb.block.header {
+	c.R = source.Range{Start: e.shift(n.R.Start), End: e.shiftEnd(n.R.End)}
+	if (n.Style == Literal || n.Style == Folded) && n.R.Start <= e.start && eb.li.Line(n.R.Start) == eb.block.header {
 		c.Value = blockValue(eb.li, eb.block)
+		eb.found = e.oldEnd <= n.R.End
 	}
 	if n.Pairs != nil {
 		ptrs := s.pairList(len(n.Pairs))
 		for i, p := range n.Pairs {
-			if (p.Key == nil || p.Key.R.End <= e.start) && (p.Value == nil || p.Value.R.End <= e.start) {
+			if (p.Key == nil || e.endsBefore(p.Key.R.End)) && (p.Value == nil || e.endsBefore(p.Value.R.End)) {
 				ptrs[i] = p
 				continue
 			}

@@ -104,7 +104,12 @@ func TestReuseTreeOnlyInsideOneBlock(t *testing.T) {
 		reuse      bool
 	}{
 		{"typing in the first line", strings.Replace(src, "first line", "first long line", 1), true},
-		{"the last line: its end is the range's end", strings.Replace(src, "last line", "last lines", 1), false},
+		{"typing at the end of the last line: the range's end moves", strings.Replace(src, "last line", "last lines", 1), true},
+		{"deleting the last line's last character", strings.Replace(src, "last line", "last lin", 1), true},
+		{"replacing the last line's last character", strings.Replace(src, "last line", "last linE", 1), true},
+		{"inside the last line", strings.Replace(src, "last line", "last long line", 1), true},
+		{"from the first line to the last", strings.Replace(src, "line\n  second line\n  last", "row\n  second row\n  final", 1), true},
+		{"past the last line's text", strings.Replace(src, "last line\n", "last line \n", 1), false},
 		{"a new line changes the mask", strings.Replace(src, "first line\n", "first\n  line\n", 1), false},
 		{"outside the block", strings.Replace(src, "prompt: go", "prompt: gone", 1), false},
 		{"the same text", src, true},
@@ -122,6 +127,64 @@ func TestReuseTreeOnlyInsideOneBlock(t *testing.T) {
 				t.Errorf("%s: the re-used tree differs from a parse (%v)", c.name, err)
 			}
 		}
+	}
+}
+
+// Typing at the end of a block scalar's last line re-uses the tree whatever holds the block: a mapping
+// value, a sequence item, a folded block, a block at the end of the text, one followed by a comment;
+// every tree equals a parse from scratch.
+func TestReuseTreeAtBlockEnd(t *testing.T) {
+	for _, src := range []string{
+		"a: |\n  one\n  two\nb: 1\n",
+		"a: >\n  one\n  two\n\nb: 1\n",
+		"a: |-\n  one\n  two\n",
+		"a: |+\n  one\n  two\n\n# note\nb: 1\n",
+		"list:\n  - x: |\n      one\n      two\n  - y\n",
+		"list:\n  - |\n    one\n    two\n",
+		"a:\n  b: |\n    one\n    two\n  # a comment\nc: 2\n",
+	} {
+		cache := &Cache{}
+		if _, err := ParseCached(source.NewLineIndex([]byte(src)), cache); err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		text, at := src, strings.Index(src, "two")+len("two")
+		for i, typed := range []string{"s", "!", "é", "", "🦆", "", ""} {
+			if typed == "" { // a backspace
+				_, size := utf8.DecodeLastRuneInString(text[:at])
+				text, at = text[:at-size]+text[at:], at-size
+			} else {
+				text, at = text[:at]+typed+text[at:], at+len(typed)
+			}
+			li := source.NewLineIndex([]byte(text))
+			m, blocks := mask(li, minMaskBytes)
+			if m == nil || cache.reuseTree(li, m, blocks) == nil {
+				t.Errorf("%q, edit %d: the tree was not re-used", src, i)
+			}
+			inc, incErr := ParseCached(li, cache)
+			full, fullErr := ParseCached(source.NewLineIndex([]byte(text)), nil)
+			if !reflect.DeepEqual(incErr, fullErr) || !reflect.DeepEqual(inc, full) {
+				t.Fatalf("%q, edit %d: the re-used tree differs from a parse from scratch\ntext:\n%s", src, i, text)
+			}
+		}
+	}
+}
+
+// While a tree is kept, goccy's parse is not (its tokens and nodes cost more than the tree).
+func TestKeptTreeDropsGoccyParse(t *testing.T) {
+	cache := &Cache{}
+	if _, err := ParseCached(source.NewLineIndex([]byte("a: |\n  one\nb: 1\n")), cache); err != nil {
+		t.Fatal(err)
+	}
+	if cache.tree == nil || cache.file != nil {
+		t.Errorf("tree kept %v, goccy's parse kept %v; want the tree only", cache.tree != nil, cache.file != nil)
+	}
+	// an alias makes the tree unusable: goccy's parse is kept instead
+	cache = &Cache{}
+	if _, err := ParseCached(source.NewLineIndex([]byte("a: &x 1\nb: *x\nc: |\n  one\n")), cache); err != nil {
+		t.Fatal(err)
+	}
+	if cache.tree != nil || cache.file == nil {
+		t.Errorf("with an alias: tree kept %v, goccy's parse kept %v; want goccy's only", cache.tree != nil, cache.file != nil)
 	}
 }
 
@@ -169,4 +232,26 @@ func TestShapeMemoOnlyForPassiveEdits(t *testing.T) {
 			t.Errorf("%s: cached parse %v / %v, from scratch %v / %v", c.name, doc, err, want, wantErr)
 		}
 	}
+}
+
+// FuzzReusedTree: after any edit of a parsed text (at any position, of any length, with any inserted
+// text), a parse with the cache equals a parse from scratch.
+func FuzzReusedTree(f *testing.F) {
+	f.Add("title: t\ninstructions: |\n  first line\n  last line\nprompt: go\n", 30, 0, "s")
+	f.Add("a: >\n  one\n  two\n\nb: 1\n", 17, 0, "!")
+	f.Add("list:\n  - x: |\n      one\n      two\n  - y\n", 34, 1, "")
+	f.Add("a: |+\n  one\n  two\n\n# note\nb: 1\n", 15, 0, "\n  three")
+	f.Fuzz(func(t *testing.T, src string, at, del int, ins string) {
+		if len(src) > 4096 || len(ins) > 64 || at < 0 || del < 0 || at > len(src) {
+			return
+		}
+		edited := src[:at] + ins + src[min(at+del, len(src)):]
+		cache := &Cache{}
+		_, _ = ParseCached(source.NewLineIndex([]byte(src)), cache)
+		inc, incErr := ParseCached(source.NewLineIndex([]byte(edited)), cache)
+		full, fullErr := ParseCached(source.NewLineIndex([]byte(edited)), nil)
+		if !reflect.DeepEqual(incErr, fullErr) || !reflect.DeepEqual(inc, full) {
+			t.Fatalf("the cached parse differs from a parse from scratch (errors %v / %v)\ntext:\n%q\nedited:\n%q", incErr, fullErr, src, edited)
+		}
+	})
 }

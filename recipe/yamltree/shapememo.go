@@ -13,7 +13,7 @@ import (
 
 // shapeMemo is the line pass over the last text that passed it cleanly.
 type shapeMemo struct {
-	text    []byte // a copy (Cache.snapshotOf)
+	text    []byte // never modified (ParseCached)
 	res     shape  // no error, no second document (so no offsets to move)
 	passive []bool // by line: what scanShape marked
 }
@@ -41,7 +41,7 @@ func (c *Cache) precheck(li *source.LineIndex) shape {
 
 func (c *Cache) keepShape(text []byte, res shape, passive []bool) {
 	c.mu.Lock()
-	c.shape = &shapeMemo{text: c.snapshotOf(text), res: res, passive: passive}
+	c.shape = &shapeMemo{text: text, res: res, passive: passive}
 	c.mu.Unlock()
 }
 

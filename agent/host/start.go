@@ -312,7 +312,7 @@ func (h *Host) recorder(r *Run, req Request, p *prepared, emit func(Event)) *que
 // providers is the run's provider factory: the host's (or goose's configuration), with the request's
 // provider and model applied to the first resolution only — the top-level run's. That resolution starts
 // at once on its own goroutine for the settings the run's recipe gives (what agent.RunDoc asks for first),
-// and the provider then warms its first request there (provider.Warm) while the run starts its
+// and the provider then warms its first request on another (provider.Warm) while the run starts its
 // extensions and writes its system prompt; a first call with other settings resolves them itself.
 func (h *Host) providers(cfg interface {
 	Get(string) (string, bool)
@@ -334,10 +334,14 @@ func (h *Host) providers(cfg interface {
 	prefetched := make(chan resolution, 1)
 	go func() {
 		setup, err := h.Provider(cfg.Get, expected)
-		prefetched <- resolution{setup, err}
 		if err == nil {
-			provider.Warm(setup.Provider) // while the run starts its extensions and writes its system prompt
+			// warming (while the run starts its extensions and writes its system prompt) gets a goroutine of
+			// its own, started before the result is handed over, so the run's goroutine that the send wakes
+			// runs next on this thread and another takes the warming; warming here after the send left
+			// the run queued behind it until another thread stole it (~1 ms at start-up under load)
+			go provider.Warm(setup.Provider)
 		}
+		prefetched <- resolution{setup, err}
 	}()
 	var resolvedTopLevel atomic.Bool
 	return func(s provider.Settings) (provider.Setup, error) {

@@ -117,12 +117,11 @@ func readOldStore(ctx context.Context, path string) ([]oldSession, []oldMessage,
 
 // writeMigrated creates goose's store at path and fills it in one transaction.
 func writeMigrated(ctx context.Context, path string, sessions []oldSession, messages []oldMessage) error {
-	db, err := sql.Open("sqlite", dsn(path))
+	db, err := openWAL(ctx, path)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	db.SetMaxOpenConns(1)
 	if _, err := createGooseSchema(ctx, db); err != nil {
 		return err
 	}

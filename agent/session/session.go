@@ -148,11 +148,10 @@ func openGoose(ctx context.Context, path string, redact func(string) string) (*S
 	if l.kind != layoutEmpty && l.kind != layoutGoose13 {
 		return nil, l, nil
 	}
-	db, err := sql.Open("sqlite", dsn(path))
+	db, err := openWAL(ctx, path)
 	if err != nil {
 		return nil, l, fmt.Errorf("sessions: %w", err)
 	}
-	db.SetMaxOpenConns(1)
 	if l.kind == layoutEmpty {
 		if l, err = createGooseSchema(ctx, db); err != nil {
 			db.Close()

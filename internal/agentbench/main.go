@@ -5,12 +5,14 @@
 // and for minagent (the standard-library baseline), alternating run by run on the same server.
 //
 //	agentbench -goose bin/goose-ls -agent bin/goose-ls-agent -min bin/minagent [-n 30] [-old DIR]
+//	agentbench -serve     (the provider alone, with the environment to run any command against it by hand)
 //
 // -old DIR adds DIR/goose-ls and DIR/goose-ls-agent (an earlier build, installed side by side) to the same
 // rotation, so a change is measured against its baseline under the same load.
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -18,8 +20,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/goose-ls/goose-ls/agent/provider/wiretest"
@@ -31,6 +36,7 @@ func main() {
 	minimal := flag.String("min", "bin/minagent", "minimal agent binary")
 	n := flag.Int("n", 30, "runs of each")
 	old := flag.String("old", "", "a folder with an earlier goose-ls and goose-ls-agent to compare in the same rotation")
+	serve := flag.Bool("serve", false, "only serve the scripted provider and print the environment a run needs (for strace, perf, inittrace by hand)")
 	flag.Parse()
 	for _, p := range []*string{goose, agentBin, minimal} {
 		abs, err := filepath.Abs(*p)
@@ -61,6 +67,10 @@ func main() {
 	}
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + root, "GOOSE_PATH_ROOT=" + filepath.Join(root, "goose"),
 		"GOOSE_PROVIDER=openai", "GOOSE_MODEL=gpt-4o", "OPENAI_API_KEY=sk-bench-0001", "OPENAI_HOST=" + srv.URL}
+	if *serve {
+		serveOnly(work, env, arrivals)
+		return
+	}
 	commands := map[string][]string{
 		"goose-ls run":       {*goose, "run", "--no-session", "--prompt", "say done"},
 		"goose-ls-agent run": {*agentBin, "run", "--no-session", "--prompt", "say done"},
@@ -127,6 +137,26 @@ func once(argv []string, dir string, env []string, arrivals chan time.Time) time
 		fail(fmt.Errorf("%s: %v (no request: %v): %s", argv[0], err, first.IsZero(), msg))
 	}
 	return first.Sub(start)
+}
+
+// serveOnly prints the folder and environment of a run (one `export` per line, for a shell) and keeps the
+// scripted provider answering until SIGINT or SIGTERM, printing the arrival time of each request.
+func serveOnly(work string, env []string, arrivals chan time.Time) {
+	fmt.Printf("cd %s\n", work)
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		fmt.Printf("export %s=%q\n", k, v)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	for {
+		select {
+		case t := <-arrivals:
+			fmt.Fprintln(os.Stderr, "request at", t.Format("15:04:05.000000"))
+		case <-ctx.Done():
+			return // the caller's defers remove the folder and stop the servers
+		}
+	}
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }

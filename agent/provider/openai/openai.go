@@ -5,9 +5,7 @@ package openai
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -15,6 +13,7 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/responses"
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/goose-ls/goose-ls/agent/provider"
@@ -48,7 +47,7 @@ type Config struct {
 // Provider talks to one chat-completions or Responses endpoint.
 type Provider struct {
 	name      string
-	client    sdk.Client
+	client    apiClient
 	usage     bool
 	responses bool
 	noStream  bool
@@ -97,7 +96,28 @@ func New(cfg Config) *Provider {
 	if name == "" {
 		name = "openai"
 	}
-	return &Provider{name: name, client: sdk.NewClient(opts...), usage: cfg.IncludeUsage, responses: cfg.Responses, noStream: cfg.NoStream}
+	return &Provider{name: name, client: newAPIClient(opts), usage: cfg.IncludeUsage, responses: cfg.Responses, noStream: cfg.NoStream}
+}
+
+// apiClient holds the two services of the SDK's client a provider calls. sdk.NewClient builds all of
+// its ~30 services, each with its own copy of the options (~0.5 ms of every run's start-up, on the path
+// the first request waits for); these two are built the same way from the same options.
+type apiClient struct {
+	Chat struct {
+		Completions sdk.ChatCompletionService
+	}
+	Responses responses.ResponseService
+}
+
+// newAPIClient composes the options as sdk.NewClient does (the SDK's environment defaults —
+// OPENAI_ORG_ID, OPENAI_PROJECT_ID, OPENAI_CUSTOM_HEADERS… — first, opts after them) and builds the
+// chat-completions and Responses services.
+func newAPIClient(opts []option.RequestOption) apiClient {
+	opts = append(sdk.DefaultClientOptions(), opts...)
+	var c apiClient
+	c.Chat.Completions = sdk.NewChatCompletionService(opts...)
+	c.Responses = responses.NewResponseService(opts...)
+	return c
 }
 
 // Name is the provider's name.
@@ -174,14 +194,9 @@ func (p *Provider) params(req provider.Request) (sdk.ChatCompletionNewParams, er
 		params.Messages = append(params.Messages, convertMessage(m)...)
 	}
 	for _, t := range req.Tools {
-		var schema map[string]any
-		if len(t.InputSchema) > 0 {
-			if err := json.Unmarshal(t.InputSchema, &schema); err != nil {
-				return params, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
-			}
-		}
-		if schema == nil {
-			schema = map[string]any{"type": "object", "properties": map[string]any{}}
+		schema, err := toolSchema(t)
+		if err != nil {
+			return params, err
 		}
 		params.Tools = append(params.Tools, sdk.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
 			Name: t.Name, Description: sdk.String(t.Description), Parameters: shared.FunctionParameters(schema),

@@ -144,16 +144,24 @@ func responsesParams(req provider.Request) (responses.ResponseNewParams, error) 
 	return params, nil
 }
 
-// toolSchema decodes a tool's input schema (an empty object schema when it has none).
+// toolSchema is a tool's input schema as the SDK's parameters map (an empty object schema when it has
+// none). Only the top level is decoded: each member stays the tool's own JSON (json.RawMessage, which the
+// SDK writes out as it is, compacted), so the first request neither decodes nor re-encodes every
+// schema's nested maps by reflection (most of its ~1 ms of marshalling at start-up). Nested members keep
+// the tool's order rather than a decoded map's sorted one.
 func toolSchema(t provider.Tool) (map[string]any, error) {
-	var schema map[string]any
+	var top map[string]json.RawMessage
 	if len(t.InputSchema) > 0 {
-		if err := json.Unmarshal(t.InputSchema, &schema); err != nil {
+		if err := json.Unmarshal(t.InputSchema, &top); err != nil {
 			return nil, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
 		}
 	}
-	if schema == nil {
-		schema = map[string]any{"type": "object", "properties": map[string]any{}}
+	if top == nil {
+		return map[string]any{"type": "object", "properties": map[string]any{}}, nil
+	}
+	schema := make(map[string]any, len(top))
+	for k, v := range top {
+		schema[k] = v
 	}
 	return schema, nil
 }

@@ -75,11 +75,7 @@ func dictsortFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error
 		return Value{}, err
 	}
 	byValue := hasBy && by.s == "value"
-	caseSensitive, err := a.kwFlag(ec, "case_sensitive")
-	if err != nil {
-		return Value{}, err
-	}
-	reverse, err := a.kwFlag(ec, "reverse")
+	caseSensitive, reverse, err := sortFlags(ec, a)
 	if err != nil {
 		return Value{}, err
 	}
@@ -104,6 +100,15 @@ func dictsortFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error
 	return SeqValue(pairs), nil
 }
 
+// sortFlags reads the case_sensitive and reverse keywords that sort and dictsort share, in that order.
+func sortFlags(ec *evalCtx, a *boundArgs) (caseSensitive, reverse bool, err error) {
+	if caseSensitive, err = a.kwFlag(ec, "case_sensitive"); err != nil {
+		return false, false, err
+	}
+	reverse, err = a.kwFlag(ec, "reverse")
+	return caseSensitive, reverse, err
+}
+
 // sortFilter is minijinja's sort(value, case_sensitive=, reverse=, attribute=): keyword arguments only;
 // attribute is a dotted path, or several separated by commas (compared as a list).
 func sortFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
@@ -112,11 +117,7 @@ func sortFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 		return Value{}, err
 	}
 	out := append([]Value{}, items...)
-	caseSensitive, err := a.kwFlag(ec, "case_sensitive")
-	if err != nil {
-		return Value{}, err
-	}
-	reverse, err := a.kwFlag(ec, "reverse")
+	caseSensitive, reverse, err := sortFlags(ec, a)
 	if err != nil {
 		return Value{}, err
 	}

@@ -9,31 +9,9 @@ import (
 )
 
 func TestSignatureTableCoversBuiltins(t *testing.T) {
-	for name := range filters {
-		if _, ok := filterSignatures[name]; !ok {
-			t.Errorf("filter %s has no signature", name)
-		}
-	}
-	for name := range filterSignatures {
-		if _, ok := filters[name]; !ok {
-			t.Errorf("signature of an unknown filter %s", name)
-		}
-	}
-	for name := range tests {
-		if _, ok := testSignatures[name]; !ok {
-			t.Errorf("test %s has no signature", name)
-		}
-	}
-	for name := range testSignatures {
-		if _, ok := tests[name]; !ok {
-			t.Errorf("signature of an unknown test %s", name)
-		}
-	}
-	for name := range globals {
-		if _, ok := globalSignatures[name]; !ok {
-			t.Errorf("global %s has no signature", name)
-		}
-	}
+	requireSignatures(t, "filter", filters, filterSignatures, true)
+	requireSignatures(t, "test", tests, testSignatures, true)
+	requireSignatures(t, "global", globals, globalSignatures, false)
 	// every filter and test takes the value first
 	for name, s := range filterSignatures {
 		if len(s.params) == 0 {
@@ -112,4 +90,23 @@ func signatureNames(m map[string]signature) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// requireSignatures reports each builtin of a kind without a signature and, when exact, each signature of
+// no builtin.
+func requireSignatures[F any](t *testing.T, kind string, builtins map[string]F, sigs map[string]signature, exact bool) {
+	t.Helper()
+	for name := range builtins {
+		if _, ok := sigs[name]; !ok {
+			t.Errorf("%s %s has no signature", kind, name)
+		}
+	}
+	if !exact {
+		return
+	}
+	for name := range sigs {
+		if _, ok := builtins[name]; !ok {
+			t.Errorf("signature of an unknown %s %s", kind, name)
+		}
+	}
 }

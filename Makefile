@@ -47,7 +47,8 @@ bench:
 
 # Start-up (issue 17): `goose-ls check` of a 42-line recipe against a hello-world Go program reading the same
 # file, alternating run by run (internal/agentbench/alternate: hyperfine runs one command's runs, then the
-# other's), then hyperfine for the user/system split, and `check` of the corpus.
+# other's), then hyperfine for the user/system split, and `check` of the corpus (beside it without the batch
+# heap policy of cmd/goose-ls/batchheap.go: the default GC target, no huge pages).
 STARTUP_DIR := bin/startup
 bench-startup: build
 	mkdir -p $(STARTUP_DIR)
@@ -56,7 +57,8 @@ bench-startup: build
 	$(GO) run ./internal/agentbench/smallrecipe > $(STARTUP_DIR)/small.yaml
 	$(STARTUP_DIR)/alternate -n 100 '$(STARTUP_DIR)/readfile $(STARTUP_DIR)/small.yaml' './$(BIN) check $(STARTUP_DIR)/small.yaml'
 	hyperfine -N --warmup 5 --runs 100 '$(STARTUP_DIR)/readfile $(STARTUP_DIR)/small.yaml' './$(BIN) check $(STARTUP_DIR)/small.yaml'
-	hyperfine -N --warmup 3 --runs 30 -i './$(BIN) check ../shared/corpus'
+	hyperfine -N --warmup 3 --runs 30 -i './$(BIN) check ../shared/corpus' \
+		'env GOGC=100 GODEBUG=disablethp=1 ./$(BIN) check ../shared/corpus'
 
 # Agent start-up: process start → first request at a scripted provider, goose-ls run vs minagent
 # (OLD=DIR: an earlier build's goose-ls and goose-ls-agent in the same rotation).

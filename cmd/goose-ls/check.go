@@ -82,6 +82,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "goose-ls check: unknown format %q (want text, json or sarif)\n", *format)
 		return 2
 	}
+	if isBatch(fl.Args()) {
+		prepareBatchHeap()
+	}
 	go schema.Load() // compile the schema while the files are read and parsed (the schema stage waits for it)
 	results, ioErr := collectAndCheck(fl.Args(), stderr, roots, *desktop)
 	out := bufio.NewWriterSize(stdout, 64<<10) // one write per 64 KiB, not one per diagnostic

@@ -73,3 +73,5 @@ replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema-v6
 replace github.com/go-git/gcfg => ./third_party/gcfg
 
 replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
+
+replace github.com/openai/openai-go/v3 => ./third_party/openai-go

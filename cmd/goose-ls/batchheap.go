@@ -1,13 +1,14 @@
 // The heap policy of a batch check (a folder, or many files): a larger GC target and, on Linux, a heap
 // region advised for transparent huge pages, so a run that touches tens of MiB does not pay a page fault
-// per 4 KiB (16–20 µs each on the virtual machines CI runs on; measured in the issue-17 note).
+// per 4 KiB (internal/hugepages).
 package main
 
 import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"strings"
+
+	"github.com/goose-ls/goose-ls/internal/hugepages"
 )
 
 // batchGCPercent is the GC target of a batch check: a one-shot process whose heap is the files' texts
@@ -45,24 +46,12 @@ func prepareBatchHeap() {
 		debug.SetGCPercent(batchGCPercent)
 		debug.SetMemoryLimit(batchMemoryLimit)
 	}
-	if hugePagesDisabled(os.Getenv("GODEBUG")) {
+	if hugepages.Disabled() {
 		return
 	}
 	region := make([]byte, batchHeapBytes) // fresh pages from the OS: untouched, so not yet resident
-	adviseHugePages(region)
+	hugepages.Advise(region)
 	runtime.KeepAlive(region)
 	region = nil
 	runtime.GC() // free the region: the runtime hands its advised pages to the allocations that follow
-}
-
-// hugePagesDisabled says whether a GODEBUG value turns transparent huge pages off (its last disablethp
-// setting wins, as in the runtime).
-func hugePagesDisabled(godebug string) bool {
-	off := false
-	for _, kv := range strings.Split(godebug, ",") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(kv), "disablethp="); ok {
-			off = v == "1"
-		}
-	}
-	return off
 }

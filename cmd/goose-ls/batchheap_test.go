@@ -36,22 +36,6 @@ func TestIsBatch(t *testing.T) {
 	}
 }
 
-func TestHugePagesDisabled(t *testing.T) {
-	for godebug, want := range map[string]bool{
-		"":                          false,
-		"disablethp=1":              true,
-		"disablethp=0":              false,
-		"gctrace=1, disablethp=1":   true,
-		"disablethp=1,disablethp=0": false,
-		"madvdontneed=1":            false,
-		"xdisablethp=1":             false,
-	} {
-		if got := hugePagesDisabled(godebug); got != want {
-			t.Errorf("hugePagesDisabled(%q) = %v, want %v", godebug, got, want)
-		}
-	}
-}
-
 func TestPrepareBatchHeapSetsTheGCTarget(t *testing.T) {
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")

@@ -138,3 +138,22 @@ func TestAgentCommandsExecBeforeGooseLSInitialises(t *testing.T) {
 		t.Errorf("a --prompt value like a flag: stdout %q, packages %v", stdout, pkgs)
 	}
 }
+
+// heapStartPkg advises the heap of check and recipe for huge pages (internal/heapstart).
+const heapStartPkg = "github.com/goose-ls/goose-ls/cmd/goose-ls/internal/heapstart"
+
+func TestHeapStartInitialisesAfterEarlyExecBeforeHeavyPackages(t *testing.T) {
+	pkgs, _ := initOrder(t, builtGooseLS(t), "check", "missing.yaml")
+	early, heap := slices.Index(pkgs, earlyExecPkg), slices.Index(pkgs, heapStartPkg)
+	if early < 0 || heap < 0 {
+		t.Fatalf("earlyexec at %d, heapstart at %d: %v", early, heap, pkgs)
+	}
+	if heap < early {
+		t.Errorf("heapstart (%d) initialised before earlyexec (%d): agent commands would pay for it", heap, early)
+	}
+	for _, heavy := range heavyPackages {
+		if at := slices.Index(pkgs, heavy); at >= 0 && at < heap {
+			t.Errorf("%s initialised before %s (%d < %d)", heavy, heapStartPkg, at, heap)
+		}
+	}
+}

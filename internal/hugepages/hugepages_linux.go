@@ -1,4 +1,5 @@
 // Transparent huge pages through madvise(2) on Linux.
+
 package hugepages
 
 import (

@@ -1,6 +1,7 @@
 //go:build !linux
 
 // Outside Linux the heap is left to the system.
+
 package hugepages
 
 // Advise does nothing outside Linux.

@@ -155,6 +155,9 @@ func (w *editorWorkspace) Write(ctx context.Context, files *tools.Files, abs str
 // loaded machine, and only spent in full when the editor skipped the edit.
 const appliedEditWait = 2 * time.Second
 
+// editorAnswerGrace bounds the wait for the answer to an edit sent before the run was cancelled.
+const editorAnswerGrace = 30 * time.Second
+
 // apply sends documentChanges as one workspace/applyEdit, annotated when the client supports it.
 func (w *editorWorkspace) apply(ctx context.Context, label string, ops []any) (applyEditResult, error) {
 	edit := map[string]any{"documentChanges": ops}
@@ -174,7 +177,16 @@ func (w *editorWorkspace) apply(ctx context.Context, label string, ops []any) (a
 		edit["changeAnnotations"] = map[string]any{a.ID: map[string]any{"label": a.Label, "description": a.Description, "needsConfirmation": review}}
 	}
 	var res applyEditResult
-	if err := w.ed.Call(ctx, "workspace/applyEdit", map[string]any{"label": label, "edit": edit}, &res); err != nil {
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	// once sent, the request is not abandoned on a cancel: the editor may apply the edit (or the user
+	// accept it in review) after the cancel, and the run must record what the buffer holds; a cancel
+	// leaves the editor editorAnswerGrace to answer (no limit before it: a review takes its time)
+	actx, stopWaiting := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWaiting()
+	defer context.AfterFunc(ctx, func() { time.AfterFunc(editorAnswerGrace, stopWaiting) })()
+	if err := w.ed.Call(actx, "workspace/applyEdit", map[string]any{"label": label, "edit": edit}, &res); err != nil {
 		return res, fmt.Errorf("the editor did not apply the edit: %w", err)
 	}
 	return res, nil

@@ -43,7 +43,7 @@ lint: $(STATICCHECK)
 	$(STATICCHECK) ./...
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./recipe/... ./cmd/... ./agent/... ./lsp/...
+	$(GO) test -run '^$$' -bench . -benchmem ./recipe/... ./cmd/... ./agent/... ./lsp/... ./internal/hugepages
 
 # Start-up (issue 17): `goose-ls check` of a 42-line recipe against a hello-world Go program reading the same
 # file, alternating run by run (internal/agentbench/alternate: hyperfine runs one command's runs, then the

@@ -9,14 +9,33 @@ import (
 )
 
 func TestIsBatch(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "a.yaml")
-	if err := os.WriteFile(file, []byte("title: t\n"), 0o644); err != nil {
-		t.Fatal(err)
+	// few: batchFiles-1 recipe names, plus names the walk skips (other extensions, node_modules, .git)
+	few := t.TempDir()
+	write := func(dir, name string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("title: t\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
 	}
-	many := make([]string, batchFileArgs)
+	for i := range batchFiles - 1 {
+		write(few, filepath.Join("sub", strconv.Itoa(i)+".yaml"))
+	}
+	write(few, "notes.txt")
+	write(few, filepath.Join("node_modules", "x.yaml"))
+	write(few, filepath.Join(".git", "y.json"))
+	enough := t.TempDir()
+	for i := range batchFiles {
+		write(enough, strconv.Itoa(i)+[]string{".yaml", ".yml", ".JSON"}[i%3])
+	}
+	file := write(t.TempDir(), "one.yaml")
+	many := make([]string, batchFiles)
 	for i := range many {
-		many[i] = filepath.Join(dir, strconv.Itoa(i)+".yaml")
+		many[i] = write(t.TempDir(), strconv.Itoa(i)+".yaml")
 	}
 	for _, c := range []struct {
 		name string
@@ -24,15 +43,31 @@ func TestIsBatch(t *testing.T) {
 		want bool
 	}{
 		{"one file", []string{file}, false},
-		{"a folder", []string{dir}, true},
-		{"a file and a folder", []string{file, dir}, true},
-		{"a missing path", []string{filepath.Join(dir, "missing")}, false},
-		{"many files", many, true},
-		{"one file fewer than many", many[1:], false},
+		{"a folder of batchFiles-1 recipes and skipped names", []string{few}, false},
+		{"that folder and one more file", []string{few, file}, true},
+		{"a folder of batchFiles recipes", []string{enough}, true},
+		{"batchFiles files", many, true},
+		{"batchFiles-1 files", many[1:], false},
+		{"a missing path", []string{filepath.Join(few, "missing")}, false},
 	} {
 		if got := isBatch(c.args); got != c.want {
 			t.Errorf("%s: isBatch = %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+func TestCountRecipeNamesStopsAtTheLimit(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 50 {
+		if err := os.WriteFile(filepath.Join(dir, strconv.Itoa(i)+".yaml"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := countRecipeNames(dir, 3); got != 3 {
+		t.Errorf("countRecipeNames(limit 3) = %d", got)
+	}
+	if got := countRecipeNames(dir, 100); got != 50 {
+		t.Errorf("countRecipeNames(limit 100) = %d, want 50", got)
 	}
 }
 

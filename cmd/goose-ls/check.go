@@ -154,6 +154,22 @@ func walkTargets(args []string, stderr io.Writer, opened *recipe.OpenRoots, walk
 	return failed
 }
 
+// skippedFolder says whether the walk below a checked folder skips a folder of this name (tools' and
+// dependencies' folders).
+func skippedFolder(name string) bool {
+	switch name {
+	case ".git", "node_modules", "vendor", ".venv":
+		return true
+	}
+	return false
+}
+
+// recipeExtension says whether a file found in a folder may be a recipe by its name.
+func recipeExtension(p string) bool {
+	ext := strings.ToLower(filepath.Ext(p))
+	return ext == ".yaml" || ext == ".yml" || ext == ".json"
+}
+
 // collectDir finds the recipes below dir, reading each through an os.Root at dir (kept open in opened for
 // the whole run), and emits each; walked keeps the text of each recipe that is a regular file (the results
 // hold it anyway) for the checks' reads of sub-recipes and template parents.
@@ -170,16 +186,12 @@ func collectDir(dir string, stderr io.Writer, opened *recipe.OpenRoots, walked *
 			return nil
 		}
 		if d.IsDir() {
-			switch d.Name() {
-			case ".git", "node_modules", "vendor", ".venv":
-				if p != dir {
-					return filepath.SkipDir
-				}
+			if p != dir && skippedFolder(d.Name()) {
+				return filepath.SkipDir
 			}
 			return nil
 		}
-		ext := strings.ToLower(filepath.Ext(p))
-		if ext != ".yaml" && ext != ".yml" && ext != ".json" {
+		if !recipeExtension(p) {
 			if d.Type()&fs.ModeSymlink != 0 && symlinkedDirOutside(dir, p) {
 				fmt.Fprintf(stderr, "goose-ls check: skipped %s: symbolic link to a folder outside %s (not followed)\n", p, dir)
 			}

@@ -159,6 +159,10 @@ func (ec *evalCtx) repeat(e *Binary, v Value, n int64) (Value, error) {
 		}
 		return StringValue(strings.Repeat(v.s, int(n))), nil
 	}
+	if v.iter == iterUnsized {
+		// minijinja repeats by the iterable's known length (`enumerator_len`), checked after the count
+		return Value{}, ec.fail(e.R, "invalid operation: cannot repeat unsized iterables")
+	}
 	if n > math.MaxInt32 {
 		return Value{}, ec.fits(e.R, -1)
 	}

@@ -23,6 +23,11 @@ func TestArithmeticMatchesMinijinja(t *testing.T) {
 		{`{{ 2 ** -1 }}`, "", "invalid operation: unable to calculate 2 ** -1"},
 		{`{{ "ab" * -1 }}`, "", "invalid operation: strings can only be multiplied with integers"},
 		{`{{ [1] * -1 }}`, "", "invalid operation: sequences and iterables can only be multiplied with integers"},
+		// an iterator of unknown length (split) cannot be repeated, even 0 times; the count is checked first
+		{`{{ 2 * ('a b'|split) }}`, "", "invalid operation: cannot repeat unsized iterables"},
+		{`{{ 0 * ('a'|split) }}`, "", "invalid operation: cannot repeat unsized iterables"},
+		{`{{ ('a b'|split) * -1 }}`, "", "invalid operation: sequences and iterables can only be multiplied with integers"},
+		{`{{ 2 * ([1]|chain([2])) }}|{{ 2 * ([1]|zip([2])) }}`, "[1, 2, 1, 2]|[[1, 2], [1, 2]]", ""},
 		{`{{ range(1, 10, 0) }}`, "", "invalid operation: cannot create range with step of 0"},
 		{`{{ range(1000000) }}`, "", "invalid operation: range has too many elements"},
 		// minijinja computes integers in i128 (literals up to 128 bits), `//` and `%` Euclidean

@@ -171,10 +171,7 @@ func sumFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 	for _, it := range items {
 		switch it.kind {
 		case KindUndefined:
-			if ec.strictUndefined(it) {
-				return Value{}, ec.fail(f.R, "undefined value")
-			}
-			continue
+			continue // minijinja skips an undefined item, strict undefined included (`[m]|sum` is 0)
 		case KindInt:
 			if total.kind == KindInt {
 				// minijinja's add: i128, an error past it

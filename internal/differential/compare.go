@@ -124,7 +124,7 @@ func compareRender(o *MJAnswer, e *EngineResult, add func(Dim, bool, string, str
 		add(DimRenderMsg, o.LenientError.Display == *e.Runtime, o.LenientError.Display, *e.Runtime)
 	case o.LenientError == nil && e.Runtime == nil:
 		if o.LenientOutput != nil && e.Lenient != nil {
-			add(DimRenderOutput, *o.LenientOutput == *e.Lenient, *o.LenientOutput, *e.Lenient)
+			add(DimRenderOutput, sameOutput(*o.LenientOutput, *e.Lenient), *o.LenientOutput, *e.Lenient)
 		}
 		want := slices.DeleteFunc(slices.Clone(o.Vars), func(s string) bool { return s == "recipe_dir" })
 		slices.Sort(want)
@@ -146,8 +146,31 @@ func compareRun(o *MJAnswer, e *EngineResult, add func(Dim, bool, string, string
 		want := "Failed to render the recipe " + o.StrictError.Display
 		add(DimRunMsg, want == *e.StrictErr, want, *e.StrictErr)
 	case o.StrictError == nil && e.StrictErr == nil:
-		add(DimRunOutput, *o.StrictOutput == *e.Strict, *o.StrictOutput, *e.Strict)
+		add(DimRunOutput, sameOutput(*o.StrictOutput, *e.Strict), *o.StrictOutput, *e.Strict)
 	}
+}
+
+// sameOutput compares two renders, the templates list of a debug() dump as a set (listed exception).
+func sameOutput(goose, gooseLS string) bool {
+	return goose == gooseLS || sortDebugTemplates(goose) == sortDebugTemplates(gooseLS)
+}
+
+// sortDebugTemplates sorts the entries of each `templates: [ … ]` list of the debug() dumps in s: goose
+// lists the loaded templates in its hash map's order, which changes from run to run.
+func sortDebugTemplates(s string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i := 0; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != "templates: [" {
+			continue
+		}
+		end := i + 1
+		for end < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[end]), "]") {
+			end++
+		}
+		slices.Sort(lines[i+1 : end])
+		i = end
+	}
+	return strings.Join(lines, "")
 }
 
 // sameYAMLMessage: goose prints libyaml's problem (serde_yaml's location cut); goose-ls may add a hint

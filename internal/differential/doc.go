@@ -12,6 +12,8 @@
 //   - The run-time render is compared only where goose reaches it: after a clean validation (syntax and
 //     validation render), as `goose run` validates first. YAML is compared only where goose parses it
 //     (no template error), on the text goose parses (pre-processed, or rendered for extends/include).
+//   - debug() lists the templates a render loaded: goose in its hash map's order (random from run to
+//     run when there are several), goose-ls in load order; outputs compare that list as a set.
 //   - The generator never names templates outside the recipe's folder: goose-ls refuses them with
 //     goose's newest message, while mj-oracle's loader (goose 1.38's) reads any path.
 package differential

@@ -205,3 +205,24 @@ func TestLineProcessKillsAReferenceThatNeverAnswers(t *testing.T) {
 		}
 	}
 }
+
+func TestSameOutputComparesDebugTemplatesAsASet(t *testing.T) {
+	dump := func(names ...string) string {
+		var b strings.Builder
+		b.WriteString("prompt: |\n  State {\n    env: Environment {\n        templates: [\n")
+		for _, n := range names {
+			fmt.Fprintf(&b, "            %q,\n", n)
+		}
+		b.WriteString("        ],\n    },\n}\ntail\n")
+		return b.String()
+	}
+	if !sameOutput(dump("inc.txt", "parent.yaml", "recipe"), dump("parent.yaml", "inc.txt", "recipe")) {
+		t.Error("the same templates in another order differ")
+	}
+	if sameOutput(dump("inc.txt", "recipe"), dump("parent.yaml", "recipe")) {
+		t.Error("different templates agree")
+	}
+	if sameOutput(dump("a", "recipe")+"x", dump("a", "recipe")+"y") {
+		t.Error("different text after the dump agrees")
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 )
 
 // wrapFailure reports a failure inside an included template as minijinja does: its own
@@ -148,12 +149,27 @@ func (ec *evalCtx) include(s *Include, t *Template) error {
 	ec.blocks = map[string][]*Block{}
 	ec.extended = maps.Clone(savedExtended)
 	ec.addBlocks(t)
+	// the included template escapes as its own name says, whatever the includer's autoescape block
+	savedEscape := ec.autoescape
+	ec.autoescape = escapesByName(t.Name)
 	err := ec.renderTemplate(s.R, t)
-	ec.blocks, ec.extended = savedBlocks, savedExtended
+	ec.blocks, ec.extended, ec.autoescape = savedBlocks, savedExtended, savedEscape
 	if err != nil {
 		return ec.wrapFailure(s.R, err, "could not render include: error in \""+t.Name+"\"")
 	}
 	return nil
+}
+
+// escapesByName is minijinja's default auto-escape choice for a template name (goose sets no other):
+// HTML for an html, htm or xml extension, a trailing .j2 ignored (a name without a dot is its own
+// extension); goose's build has no json feature, so nothing else escapes.
+func escapesByName(name string) bool {
+	name = strings.TrimSuffix(name, ".j2")
+	switch name[strings.LastIndexByte(name, '.')+1:] {
+	case "html", "htm", "xml":
+		return true
+	}
+	return false
 }
 
 // inheritance is the `{% extends %}` state of one template render.

@@ -180,6 +180,11 @@ var parityFixtures = map[string]string{
 	"loop2.yaml": "{% extends 'loop.yaml' %}",
 	"incext.txt": "{% extends 'base.yaml' %}{% block b %}from include{% endblock %}",
 	"mod.txt":    "{% set a = 1 %}{% set b = x %}hello {{ y }}",
+	// minijinja escapes a template as its name says (html, htm, xml; .j2 ignored)
+	"esc.txt":     "it's {{ '<b>' }}",
+	"esc.html":    "it's {{ '<b>' }}",
+	"esc.html.j2": "it's {{ '<b>' }}",
+	"p.html":      "P{{ '<b>' }}{% block b %}{% endblock %}",
 }
 
 func TestMinijinjaInheritance(t *testing.T) {
@@ -196,6 +201,11 @@ func TestMinijinjaInheritance(t *testing.T) {
 		// an imported template renders with the current variables; its top-level ones become the module
 		{"{% set x = 5 %}{% import 'mod.txt' as m %}[{{ m.a }}|{{ m.b }}]", "[1|5]"},
 		{"{% from 'mod.txt' import a, b as c, zz %}[{{ a }}|{{ c }}|{{ zz }}]", "[1||]"},
+		// an included template escapes by its own name, not by the includer's autoescape block; an
+		// extended parent renders in the recipe's state (from mj-oracle)
+		{"{% autoescape 'html' %}{{ \"'\" }}{% include 'esc.txt' %}{{ \"'\" }}{% endautoescape %}", "&#x27;it's <b>&#x27;"},
+		{"{% include 'esc.html' %}|{% include 'esc.html.j2' %}", "it's &lt;b&gt;|it's &lt;b&gt;"},
+		{"{% extends 'p.html' %}{% block b %}{{ '<c>' }}{% endblock %}", "P<b><c>"},
 	} {
 		tpl, err := Parse("recipe", c.src)
 		if err != nil {

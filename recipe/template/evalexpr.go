@@ -227,8 +227,9 @@ func (ec *evalCtx) slice(e *Slice) (Value, error) {
 		}
 		given[i] = bounds[i].kind != KindNone
 	}
-	if obj.kind == KindUndefined && ec.strictUndefined(obj) {
-		// minijinja's strict check of what is sliced comes before the bounds are converted
+	if obj.kind == KindUndefined && ec.opts.Undefined == Strict {
+		// minijinja's strict check of what is sliced comes before the bounds are converted; it takes the
+		// silent undefined of an if without else too, as attribute and item access do
 		return Value{}, ec.fail(e.R, "undefined value")
 	}
 	var idx [3]int

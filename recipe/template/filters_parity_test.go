@@ -45,6 +45,8 @@ func TestMinijinjaFilterParity(t *testing.T) {
 		{"{{ 3|sum }}", "", "invalid operation: number is not iterable", "", "invalid operation: number is not iterable"},
 		{"{{ y|sum }}", "0", "", "", "undefined value"},
 		{"{{ [y]|sum }}|{{ [y, 1]|sum + 1 }}", "0|2", "", "0|2", ""},
+		{"{{ (1 if false)[:1] }}", "[]", "", "", "undefined value"},
+		{"{% set x = 1 if false %}{{ x[:false] }}", "[]", "", "", "undefined value"},
 		{"{{ [1, 2]|zip(\"ab\") }}", "[[1, \"a\"], [2, \"b\"]]", "", "[[1, \"a\"], [2, \"b\"]]", ""},
 		{"{{ [1]|zip(3) }}", "", "invalid operation: zip filter argument must be iterable, got number", "", "invalid operation: zip filter argument must be iterable, got number"},
 		{"{{ [1]|zip(none) }}", "<iterator>", "", "<iterator>", ""},

@@ -356,8 +356,9 @@ func (ec *evalCtx) call(e *Call) (Value, error) {
 }
 
 // selfBlock is minijinja's `self.name()` (multi_template): the block (its most derived override) renders
-// straight into the output where it is called and the call's value is empty (`{{ self.b() | upper }}`
-// prints the block as it is); a template without the block fails with "unknown block".
+// into a capture, and the call's value is that text, safe when autoescape is on as any capture
+// (`{{ self.b() | upper }}` prints it upper-cased, `{% if self.b() %}` tests it); a template without the
+// block fails with "unknown block".
 func (ec *evalCtx) selfBlock(r Range, name string) (Value, error) {
 	if ec.inh != nil && ec.inh.parent != nil {
 		return StringValue(""), nil // after `{% extends %}` minijinja skips the call (its output is discarded)
@@ -365,10 +366,13 @@ func (ec *evalCtx) selfBlock(r Range, name string) (Value, error) {
 	if len(ec.blocks[name]) == 0 {
 		return Value{}, ec.fail(r, "unknown block: block '%s' not found", name)
 	}
-	if err := ec.renderBlock(r, name, 0); err != nil {
+	text, discarded, err := ec.captureFn(func() error { return ec.renderBlock(r, name, 0) })
+	if err != nil || discarded {
 		return Value{}, err
 	}
-	return StringValue(""), nil
+	v := StringValue(text)
+	v.safe = ec.autoescape
+	return v, nil
 }
 
 // callee evaluates what a call calls. `x.name(…)` is a method call to minijinja: the value must hold an

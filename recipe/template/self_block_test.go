@@ -7,9 +7,16 @@ import "testing"
 func TestSelfBlockCall(t *testing.T) {
 	for _, c := range []struct{ src, out, err string }{
 		{"{{self.b()}}", "", "unknown block: block 'b' not found"},
-		// the block renders into the output where it is called; the call's value is empty
+		// the call's value is the block's text, wherever the block stands (from mj-oracle)
 		{"{% block b %}B{% endblock %}|{{ self.b() }}|{{ self.b() | upper }}", "B|B|B", ""},
 		{"{{ self.b(1, 2) }}{% block b %}x{% endblock %}", "xx", ""},
+		{"[{{ self.b() | upper }}]{% block b %}x{% endblock %}[{{ self.b() | upper }}]", "[X]x[X]", ""},
+		{"{% if self.b() %}T{% else %}F{% endif %}{% block b %}}}{% endblock %}", "T}}", ""},
+		{"{% if self.b() %}T{% else %}F{% endif %}{% block b %}{% endblock %}", "F", ""},
+		{"{% set v = self.b() %}[{{ v|length }}]{% block b %}xy{% endblock %}", "[2]xy", ""},
+		// safe under autoescape only, as a capture
+		{"{{ self.b()|e }}{% block b %}<{% endblock %}", "&lt;<", ""},
+		{"{% autoescape true %}{{ self.b() }}{% endautoescape %}{% block b %}<{% endblock %}", "<<", ""},
 	} {
 		tpl, err := Parse("recipe", c.src)
 		if err != nil {

@@ -7,11 +7,8 @@ package heapstart
 
 import "github.com/goose-ls/goose-ls/internal/hugepages"
 
-// Collapsed reports whether the initialiser made the heap's first 2 MiB one huge page.
-var Collapsed bool
-
 func init() {
 	if !hugepages.Disabled() {
-		Collapsed = hugepages.AdviseHeapStart()
+		hugepages.AdviseHeapStart()
 	}
 }

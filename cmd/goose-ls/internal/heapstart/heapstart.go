@@ -11,12 +11,9 @@ import (
 	"github.com/goose-ls/goose-ls/internal/hugepages"
 )
 
-// Collapsed reports whether the initialiser made the heap's first 2 MiB one huge page.
-var Collapsed bool
-
 func init() {
 	if len(os.Args) > 1 && oneShot(os.Args[1]) && !hugepages.Disabled() {
-		Collapsed = hugepages.AdviseHeapStart()
+		hugepages.AdviseHeapStart()
 	}
 }
 

@@ -4,13 +4,13 @@
 package main
 
 import (
-	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/goose-ls/goose-ls/internal/testbin"
 )
 
 const heapStartPkg = "github.com/goose-ls/goose-ls/cmd/goose-ls-agent/internal/heapstart"
@@ -26,18 +26,9 @@ func TestHeapStartInitialisesBeforeHeavyPackages(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	cmd := exec.Command(bin, "version")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("goose-ls-agent version: %v\n%s", err, stderr.String())
-	}
-	var order []string
-	for _, line := range strings.Split(stderr.String(), "\n") {
-		if f := strings.Fields(line); len(f) > 2 && f[0] == "init" && strings.HasPrefix(f[2], "@") {
-			order = append(order, f[1])
-		}
+	order, stdout := testbin.InitOrder(t, bin, "version")
+	if !strings.HasPrefix(stdout, "goose-ls-agent ") {
+		t.Fatalf("goose-ls-agent version printed %q", stdout)
 	}
 	at := slices.Index(order, heapStartPkg)
 	if at < 0 {

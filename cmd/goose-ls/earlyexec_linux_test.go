@@ -5,7 +5,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/goose-ls/goose-ls/internal/testbin"
 )
 
 // earlyExecPkg is the package whose initialiser execs the agent.
@@ -59,23 +60,8 @@ type buildError struct {
 
 func (e *buildError) Error() string { return "go build: " + e.err.Error() + "\n" + e.out }
 
-// initOrder runs bin with GODEBUG=inittrace=1 and returns the packages in the order they initialised,
-// and what the command printed.
-func initOrder(t *testing.T, bin string, args ...string) (pkgs []string, stdout string) {
-	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
-	cmd.Dir = t.TempDir()
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	_ = cmd.Run() // the exit code is the command's business; the order is this test's
-	for _, line := range strings.Split(errb.String(), "\n") {
-		if f := strings.Fields(line); len(f) > 2 && f[0] == "init" && strings.HasPrefix(f[2], "@") {
-			pkgs = append(pkgs, f[1])
-		}
-	}
-	return pkgs, out.String()
-}
+// initOrder is testbin.InitOrder: the packages bin initialised, in order, and its stdout.
+var initOrder = testbin.InitOrder
 
 func TestEarlyExecInitialisesBeforeHeavyPackages(t *testing.T) {
 	pkgs, _ := initOrder(t, builtGooseLS(t), "version")

@@ -200,7 +200,7 @@ func Check(path string, text []byte, opts *Options) *File {
 	if len(text) >= minCacheBytes || opts.alwaysCache {
 		f.cache = opts.Cache
 	}
-	if !f.stage(ctx, "template pre-processing", func() { f.preprocessTemplate(body) }) {
+	if !f.stage(ctx, "template pre-processing", func() { f.preprocessTemplate(body) }) || f.Pre == nil || f.Pre.Err != nil {
 		return f
 	}
 	// The YAML stage needs the template's render only when the recipe extends or includes a template;
@@ -275,6 +275,10 @@ func firstInvalidUTF8(b []byte) int {
 // preprocessTemplate applies goose's literal-brace pre-processing (the first half of the template stage).
 func (f *File) preprocessTemplate(body string) {
 	f.Pre = template.PreprocessCached(body, f.cache.probeMemo())
+	if err := f.Pre.Err; err != nil {
+		f.errorf(f.shift(err.R), CodeTplPreprocessLimit, "%s", err.Msg)
+		return
+	}
 	for _, lit := range f.Pre.Literal {
 		f.add(Diagnostic{R: f.shift(lit), Severity: SeverityHint, Code: CodeTplLiteral,
 			Message: "kept as literal text: goose cannot parse this as a template expression, so it is not a variable"})

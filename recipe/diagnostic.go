@@ -64,6 +64,7 @@ const (
 	CodeTplSyntax               = "TPL-SYNTAX"
 	CodeTplRuntime              = "TPL-RUNTIME"
 	CodeTplLiteral              = "TPL-UNPARSEABLE-LITERAL"
+	CodeTplPreprocessLimit      = "TPL-PREPROCESS-LIMIT"
 	CodeYAMLSyntax              = "YAML-SYNTAX"
 	CodeMissingField            = "SCHEMA-MISSING-FIELD"
 	CodeDuplicateField          = "SCHEMA-DUPLICATE-FIELD"

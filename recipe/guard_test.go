@@ -134,6 +134,15 @@ func TestHostileRecipesStayWithinBudget(t *testing.T) {
 		{"same-named block in the same template", wrap(`{% block a %}{% block a %}x{% endblock %}{% endblock %}`), "block 'a' defined twice"},
 		{"deep nesting", wrap(strings.Repeat("{% if a %}", 10000)), "template exceeds maximum recursion limits"},
 		{"deep expression", wrap("{{ " + strings.Repeat("(", 100000) + " }}"), ""},
+		// goose wraps each copy once per copy: 5,000² wraps, half a gigabyte
+		{"repeated unparseable braces", "title: T\ndescription: D\nprompt: hi\n" + strings.Repeat("k: \"{{ a b }}\"\n", 5000), "goose's literal-brace pre-processing would grow this file past"},
+		{"unparseable texts of every length in one brace run", "title: T\ndescription: D\nprompt: hi\n" + func() string {
+			var b strings.Builder
+			for i := 0; i < 2000; i++ {
+				fmt.Fprintf(&b, "k%d: \"{{ %s b }}\"\n", i, strings.Repeat("a", i))
+			}
+			return b.String()
+		}() + "y: \"{{ '" + strings.Repeat("{", 1<<20) + "}}\"\n", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

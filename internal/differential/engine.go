@@ -95,6 +95,9 @@ func RunEngine(dir, text string, values map[string]string) (res EngineResult) {
 func lenientOutput(ctx context.Context, dir, text string) *string {
 	body, hadBOM := strings.CutPrefix(text, "\uFEFF")
 	pre := template.Preprocess(body)
+	if pre.Err != nil {
+		return nil
+	}
 	tpl, err := template.Parse("recipe", pre.Text)
 	if err != nil {
 		return nil

@@ -248,6 +248,26 @@ func cases(refURL string) []hostileCase {
 		}),
 		rawCase("long-line", "", []int{1_000, 100_000, 1 << 20}, func(n int) string { return header + "prompt: " + strings.Repeat("a", n) + "\n" }),
 		rawCase("braces", "", []int{1_000, 100_000, 300_000}, func(n int) string { return header + "prompt: \"" + strings.Repeat("{{", n) + "\"\n" }),
+		// goose's literal-brace pre-processing: n² wraps, overlapping texts replayed in goose's order
+		rawCase("repeated-unparseable-braces", "TPL-", []int{100, 5_000, 50_000}, func(n int) string {
+			return header + "prompt: hi\n" + strings.Repeat("k: \"{{ a b }}\"\n", n)
+		}),
+		rawCase("overlapping-unparseable-braces", "TPL-", []int{1_000, 10_000, 60_000}, func(n int) string {
+			var b strings.Builder
+			b.WriteString(header + "prompt: hi\n")
+			for i := 0; i < n; i++ {
+				fmt.Fprintf(&b, "k%d: \"%s a%d b }}\"\n", i, strings.Repeat("{", i%50+2), i%7)
+			}
+			return b.String()
+		}),
+		rawCase("long-line-of-unparseable-braces", "", []int{1_000, 20_000, 60_000}, func(n int) string {
+			var b strings.Builder
+			b.WriteString(header + "prompt: \"")
+			for i := 0; i < n; i++ {
+				fmt.Fprintf(&b, "{{ x %d y }} ", i)
+			}
+			return b.String() + "\"\n"
+		}),
 		rawCase("hidden-unicode", "", []int{1_000, 100_000, 300_000}, func(n int) string { return header + "prompt: \"" + strings.Repeat("a\u200b", n) + "\"\n" }),
 		// files named by the recipe
 		subRecipeCase("subrecipe-outside", "outside", func(t testing.TB, _, outside string) string { return outsideRecipe(t, outside) }),

@@ -102,6 +102,9 @@ func RenderContext(ctx context.Context, f *recipe.File, values map[string]string
 	text := string(f.Text[f.BOM:])
 	text = emptyQuotes.ReplaceAllString(text, ": ''")
 	pre := template.Preprocess(text)
+	if pre.Err != nil {
+		return "", fmt.Errorf("Failed to render the recipe: %w", pre.Err)
+	}
 	tpl, err := template.Parse("recipe", pre.Text)
 	if err != nil {
 		return "", fmt.Errorf("Failed to render the recipe %w", located(err, tpl, nil))

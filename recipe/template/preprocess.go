@@ -4,8 +4,10 @@
 package template
 
 import (
+	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 const (
@@ -18,6 +20,8 @@ type Preprocessed struct {
 	Text string
 	// Literal lists the original ranges of brace expressions kept literally.
 	Literal []Range
+	// Err is set, and Text left as the input, when the pre-processing would grow past maxGrowth.
+	Err *PreprocessError
 	// inserts are (original offset, inserted length) pairs in ascending order of offset.
 	inserts []insert
 }
@@ -86,9 +90,10 @@ func PreprocessCached(src string, memo *ProbeMemo) *Preprocessed {
 	if len(complexVars) == 0 {
 		return out
 	}
-	// which are unparseable (goose compiles `{{inner}}` as a template)
-	wraps := map[string]int{}
-	var order []string
+	// which are unparseable (goose compiles `{{inner}}` as a template); seq is goose's list, in order and
+	// with repeats (each listing replaces its text everywhere once more)
+	times := map[string]int{}
+	var seq []string
 	probe := memo.start()
 	defer memo.finish(probe)
 	for _, v := range complexVars {
@@ -96,26 +101,69 @@ func PreprocessCached(src string, memo *ProbeMemo) *Preprocessed {
 		if strings.HasPrefix(t, "'") || strings.HasPrefix(t, `"`) {
 			continue
 		}
-		if probe.parses(v) {
+		if times[v] == 0 && probe.parses(v) {
 			continue
 		}
-		if wraps[v] == 0 {
-			order = append(order, v)
-		}
-		wraps[v]++
+		times[v]++
+		seq = append(seq, v)
 	}
-	if len(order) == 0 {
+	if len(seq) == 0 {
 		return out
 	}
-	// goose replaces each listed variable's `{{v}}` text everywhere, once per listing; a text listed
-	// twice is wrapped twice (which then breaks the raw block, as it does in goose).
-	ws := findWraps(src, wraps)
-	var b strings.Builder
-	last := 0
-	for _, w := range ws {
-		if w.start < last {
-			continue // overlapping patterns: keep the first
+	out.rewrite(src, seq, times)
+	return out
+}
+
+// maxGrowth bounds the pre-processed text: goose wraps each occurrence once per listing of its text, so
+// a text listed n times grows the file by n² wraps; past the bound goose-ls reports instead of building.
+func maxGrowth(src string) int { return 8*len(src) + 1<<20 }
+
+// rewrite builds the pre-processed text of src from goose's listing sequence (see planWraps for
+// where goose's order matters and how a line is replayed then).
+func (p *Preprocessed) rewrite(src string, seq []string, times map[string]int) {
+	out := p
+	plan := planWraps(src, times)
+	size, limit := len(src), maxGrowth(src)
+	for _, w := range plan.wraps {
+		size += (len(rawOpen) + len(rawClose)) * w.times
+	}
+	if size > limit {
+		out.Err = growthError(src, plan.wraps, limit)
+		return
+	}
+	type replayed struct {
+		line replayLine
+		lits []Range
+	}
+	lines := make([]replayed, len(plan.lines))
+	if len(plan.lines) > 0 {
+		r := newReplayer(src, seq, plan.lines, 16*len(src)+64<<20)
+		for i, span := range plan.lines {
+			line, lits, ok := r.replay(span, limit-size+(span.end-span.start))
+			if !ok {
+				out.Err = &PreprocessError{R: Range{Start: span.start, End: span.end}, Msg: fmt.Sprintf(
+					"goose's literal-brace pre-processing of this line (overlapping unparseable `{{ }}` texts) would grow the file past %d bytes or take too long to reproduce: goose-ls does not check the template", limit)}
+				return
+			}
+			size += len(line.text) - (span.end - span.start)
+			lines[i] = replayed{line, lits}
 		}
+	}
+	var b strings.Builder
+	b.Grow(size)
+	last, li := 0, 0
+	emitLines := func(upTo int) { // the replayed lines that start before upTo
+		for ; li < len(plan.lines) && plan.lines[li].start < upTo; li++ {
+			span, l := plan.lines[li], lines[li]
+			b.WriteString(src[last:span.start])
+			b.Write(l.line.text)
+			out.addLine(l.line, span.end)
+			out.Literal = append(out.Literal, l.lits...)
+			last = span.end
+		}
+	}
+	for _, w := range plan.wraps {
+		emitLines(w.start)
 		b.WriteString(src[last:w.start])
 		b.WriteString(strings.Repeat(rawOpen, w.times))
 		out.addInsert(w.start, len(rawOpen)*w.times)
@@ -125,9 +173,42 @@ func PreprocessCached(src string, memo *ProbeMemo) *Preprocessed {
 		out.Literal = append(out.Literal, Range{Start: w.start, End: w.end})
 		last = w.end
 	}
+	emitLines(len(src) + 1)
 	b.WriteString(src[last:])
 	out.Text = b.String()
-	return out
+}
+
+// PreprocessError is a pre-processing goose-ls does not reproduce because it would exhaust the
+// machine (goose's own would too): the text stays as it was.
+type PreprocessError struct {
+	R   Range
+	Msg string
+}
+
+func (e *PreprocessError) Error() string { return e.Msg }
+
+// growthError names the most-listed text, at its first occurrence.
+func growthError(src string, ws []wrap, limit int) *PreprocessError {
+	top := ws[0]
+	for _, w := range ws {
+		if w.times > top.times {
+			top = w
+		}
+	}
+	return &PreprocessError{R: Range{Start: top.start, End: top.end}, Msg: fmt.Sprintf(
+		"goose's literal-brace pre-processing would grow this file past %d bytes: `%s` cannot be parsed and is listed %d times, and goose wraps every occurrence in {%% raw %%} once per listing; goose-ls does not check the template",
+		limit, clip(src[top.start:top.end], 80), top.times)}
+}
+
+// clip shortens s to at most n bytes (on a character boundary), marking the cut with "…".
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 func (p *Preprocessed) addInsert(at, n int) {
@@ -136,44 +217,6 @@ func (p *Preprocessed) addInsert(at, n int) {
 		shift = p.inserts[k-1].shift + p.inserts[k-1].n
 	}
 	p.inserts = append(p.inserts, insert{at: at, n: n, shift: shift})
-}
-
-type wrap struct{ start, end, times int }
-
-// findWraps lists, in order, every occurrence of `{{v}}` for the listed v (goose replaces each listed
-// text everywhere). A listed v never contains `}}` or a newline, so the only candidate at a `{{` is
-// the text up to the first `}}` after it on its line: one pass over the text with a map look-up.
-func findWraps(src string, wraps map[string]int) []wrap {
-	// closeAt[i]: the first `}}` at or after i, or -1 when a newline or the end comes first
-	closeAt := make([]int32, len(src)+1)
-	next := int32(-1)
-	closeAt[len(src)] = -1
-	for i := len(src) - 1; i >= 0; i-- {
-		switch {
-		case src[i] == '\n':
-			next = -1
-		case src[i] == '}' && i+1 < len(src) && src[i+1] == '}':
-			next = int32(i)
-		}
-		closeAt[i] = next
-	}
-	var ws []wrap
-	for i := 0; ; {
-		j := strings.Index(src[i:], "{{")
-		if j < 0 {
-			break
-		}
-		start := i + j
-		if end := int(closeAt[start+2]); end >= 0 {
-			if times, ok := wraps[src[start+2:end]]; ok {
-				ws = append(ws, wrap{start, end + 2, times})
-				i = end + 2
-				continue
-			}
-		}
-		i = start + 1
-	}
-	return ws
 }
 
 func isPlainIdent(s string) bool {

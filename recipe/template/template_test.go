@@ -234,3 +234,12 @@ func TestInTestAndOperatorAgree(t *testing.T) {
 		t.Errorf("`in` on a non-container: %v", err)
 	}
 }
+
+func TestSameNamedNestedBlockIsRefused(t *testing.T) {
+	src := `{% block a %}{% block a %}x{% endblock %}{% endblock %}`
+	_, err := Parse("recipe", src)
+	se, ok := err.(*SyntaxError)
+	if !ok || se.Msg != "block 'a' defined twice" || src[se.R.Start:se.R.End] != "a" || se.R.Start != 22 {
+		t.Fatalf("error %#v, want minijinja's \"block 'a' defined twice\" at the inner name", err)
+	}
+}

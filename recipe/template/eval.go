@@ -461,7 +461,7 @@ func (ec *evalCtx) lookup(name string) Value {
 	if v, ok := ec.ctx[name]; ok {
 		return v
 	}
-	if fn, ok := globals[name]; ok {
+	if fn, ok := globalTable()[name]; ok {
 		return Value{kind: KindFunc, fn: fn}
 	}
 	return Undefined()

@@ -9,18 +9,28 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
 
 type filterFn func(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error)
 
-var filters map[string]filterFn
+// filterTable and testTable build the builtin filters and tests on first use, not at start-up (most
+// commands never render); set in init because the tables refer to one another through their functions.
+var (
+	filterTable func() map[string]filterFn
+	testTable   func() map[string]testFn
+)
+
+func init() {
+	filterTable, testTable = sync.OnceValue(buildFilters), sync.OnceValue(buildTests)
+}
 
 // FilterNames lists the builtin filters, sorted (for completion).
 func FilterNames() []string {
-	names := make([]string, 0, len(filters))
-	for n := range filters {
+	names := make([]string, 0, len(filterTable()))
+	for n := range filterTable() {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -29,8 +39,8 @@ func FilterNames() []string {
 
 // TestNames lists the builtin tests, sorted.
 func TestNames() []string {
-	names := make([]string, 0, len(tests))
-	for n := range tests {
+	names := make([]string, 0, len(testTable()))
+	for n := range testTable() {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -38,7 +48,7 @@ func TestNames() []string {
 }
 
 // IsFilter reports whether name is a builtin filter.
-func IsFilter(name string) bool { _, ok := filters[name]; return ok }
+func IsFilter(name string) bool { _, ok := filterTable()[name]; return ok }
 
 // str converts a filter input to text; undefined fails only in strict mode.
 func (ec *evalCtx) str(f *Filter, v Value) (string, error) {
@@ -58,7 +68,7 @@ var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"
 // safeString is a string marked safe: autoescaping and `escape` leave it as it is.
 func safeString(s string) Value { return Value{kind: KindString, s: s, safe: true} }
 
-func init() {
+func buildFilters() map[string]filterFn {
 	strFilter := func(fn func(string) string) filterFn {
 		return func(_ *evalCtx, _ *Filter, _ Value, a *boundArgs) (Value, error) {
 			return StringValue(fn(a.str(0, ""))), nil
@@ -109,7 +119,7 @@ func init() {
 		s, err := ec.str(f, v)
 		return safeString(htmlEscaper.Replace(s)), err
 	}
-	filters = map[string]filterFn{
+	return map[string]filterFn{
 		"safe": func(_ *evalCtx, _ *Filter, _ Value, a *boundArgs) (Value, error) {
 			return safeString(a.str(0, "")), nil
 		},
@@ -315,7 +325,7 @@ func (ec *evalCtx) applyFilter(f *Filter, v Value) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	fn, ok := filters[f.Name]
+	fn, ok := filterTable()[f.Name]
 	if !ok {
 		return Value{}, ec.fail(f.NameRange, "unknown filter: filter %s is unknown", f.Name)
 	}
@@ -332,7 +342,7 @@ func (ec *evalCtx) applyFilter(f *Filter, v Value) (Value, error) {
 // callFilter binds the arguments to the filter's signature and runs it; an error without a place is
 // placed at the filter.
 func (ec *evalCtx) callFilter(f *Filter, name string, fn filterFn, v Value, args []Value, kw []kwValue) (Value, error) {
-	b, err := ec.bindArgs(filterSignatures[name], append([]Value{v}, args...), kw)
+	b, err := ec.bindArgs(filterSignatures()[name], append([]Value{v}, args...), kw)
 	if err == nil {
 		var out Value
 		if out, err = fn(ec, f, v, b); err == nil {

@@ -20,7 +20,7 @@ func selectFilter(reject, byAttr bool) filterFn {
 		var test testFn
 		name, hasTest := a.value(next)
 		if hasTest {
-			fn, known := tests[name.s]
+			fn, known := testTable()[name.s]
 			if !known {
 				return Value{}, errors.New("unknown test")
 			}
@@ -107,7 +107,7 @@ func mapFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 		return Value{}, errors.New("invalid operation: filter name must be a string")
 	}
 	name := args[0].s
-	fn, ok := filters[name]
+	fn, ok := filterTable()[name]
 	if !ok {
 		return Value{}, errors.New("unknown filter")
 	}

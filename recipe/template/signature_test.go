@@ -9,11 +9,11 @@ import (
 )
 
 func TestSignatureTableCoversBuiltins(t *testing.T) {
-	requireSignatures(t, "filter", filters, filterSignatures, true)
-	requireSignatures(t, "test", tests, testSignatures, true)
-	requireSignatures(t, "global", globals, globalSignatures, false)
+	requireSignatures(t, "filter", filterTable(), filterSignatures(), true)
+	requireSignatures(t, "test", testTable(), testSignatures(), true)
+	requireSignatures(t, "global", globalTable(), globalSignatures(), false)
 	// every filter and test takes the value first
-	for name, s := range filterSignatures {
+	for name, s := range filterSignatures() {
 		if len(s.params) == 0 {
 			t.Errorf("filter %s: no value parameter", name)
 		}
@@ -78,7 +78,7 @@ func TestBindArgs(t *testing.T) {
 	if _, _, err := k.get(ec, "attribute"); err == nil || err.Error() != "missing argument: missing keyword argument 'attribute'" {
 		t.Errorf("missing keyword: %v", err)
 	}
-	if !slices.Equal(FilterNames(), signatureNames(filterSignatures)) {
+	if !slices.Equal(FilterNames(), signatureNames(filterSignatures())) {
 		t.Errorf("FilterNames and the signature table differ")
 	}
 }

@@ -8,18 +8,17 @@ import (
 	"math"
 	"math/big"
 	"strings"
+	"sync"
 )
 
 type testFn func(ec *evalCtx, v Value, a *boundArgs) (bool, error)
-
-var tests map[string]testFn
 
 func (ec *evalCtx) applyTest(t *Test, v Value) (bool, error) {
 	args, kw, err := ec.evalArgs(t.Args, t.Kwargs) // minijinja evaluates the arguments before it looks the test up
 	if err != nil {
 		return false, err
 	}
-	fn, ok := tests[t.Name]
+	fn, ok := testTable()[t.Name]
 	if !ok {
 		return false, ec.fail(t.NameRange, "unknown test: test %s is unknown", t.Name)
 	}
@@ -34,7 +33,7 @@ func (ec *evalCtx) applyTest(t *Test, v Value) (bool, error) {
 
 // callTest binds the arguments to the test's signature and runs it.
 func (ec *evalCtx) callTest(name string, fn testFn, v Value, args []Value, kw []kwValue) (bool, error) {
-	b, err := ec.bindArgs(testSignatures[name], append([]Value{v}, args...), kw)
+	b, err := ec.bindArgs(testSignatures()[name], append([]Value{v}, args...), kw)
 	if err != nil {
 		return false, err
 	}
@@ -50,7 +49,7 @@ func allRunes(s string, ok func(rune) bool) bool {
 	return true
 }
 
-func init() {
+func buildTests() map[string]testFn {
 	kind := func(ks ...Kind) testFn {
 		return func(_ *evalCtx, v Value, _ *boundArgs) (bool, error) {
 			for _, k := range ks {
@@ -84,7 +83,7 @@ func init() {
 	}
 	lt, le := cmp(func(c int) bool { return c < 0 }), cmp(func(c int) bool { return c <= 0 })
 	gt, ge := cmp(func(c int) bool { return c > 0 }), cmp(func(c int) bool { return c >= 0 })
-	tests = map[string]testFn{
+	return map[string]testFn{
 		"undefined": kind(KindUndefined),
 		"defined": func(_ *evalCtx, v Value, _ *boundArgs) (bool, error) {
 			return v.kind != KindUndefined, nil
@@ -173,7 +172,7 @@ func init() {
 			if v.kind != KindString {
 				return false, errNotAString
 			}
-			_, ok := tests[v.s]
+			_, ok := testTable()[v.s]
 			return ok, nil
 		},
 	}
@@ -185,91 +184,94 @@ type globalFn = func(*evalCtx, []Value, []kwValue) (Value, error)
 
 // globals are minijinja's builtin functions. goose's variable check still reports them as missing
 // parameters (undeclared_variables does not special-case globals).
-var globals = map[string]globalFn{
-	"range": func(ec *evalCtx, args []Value, kw []kwValue) (Value, error) {
-		// minijinja's range(lower: isize, upper: Option<isize>, step: Option<isize>): an undefined or
-		// none upper bound or step is absent
-		b, err := ec.bindArgs(globalSignatures["range"], args, kw)
-		if err != nil {
-			return Value{}, err
-		}
-		var n [3]int64
-		var given [3]bool
-		for i := range n {
-			var v Value
-			v, given[i] = b.value(i)
-			n[i] = v.i
-		}
-		lo, hi, step := int64(0), n[0], int64(1)
-		if given[1] {
-			lo, hi = n[0], n[1]
-		}
-		if given[2] {
-			step = n[2]
-		}
-		if step == 0 {
-			return Value{}, fmt.Errorf("invalid operation: cannot create range with step of 0")
-		}
-		// the element count, computed without overflow: minijinja refuses more than 100,000
-		var span uint64
-		if step > 0 && hi > lo {
-			span = uint64(hi) - uint64(lo)
-		} else if step < 0 && lo > hi {
-			span = uint64(lo) - uint64(hi)
-		}
-		stride := uint64(step)
-		if step < 0 {
-			stride = uint64(-(step + 1)) + 1
-		}
-		count := (span + stride - 1) / stride
-		if count > 100000 {
-			return Value{}, fmt.Errorf("invalid operation: range has too many elements")
-		}
-		out := make([]Value, count)
-		for i := range out {
-			out[i] = IntValue(lo + int64(i)*step)
-		}
-		return sizedIterValue(out), nil
-	},
-	"dict": func(_ *evalCtx, args []Value, kw []kwValue) (Value, error) {
-		// minijinja's dict(value, **kwargs): one optional map (none or undefined is empty), then the keywords
-		m := NewMap()
-		switch {
-		case len(args) > 1:
-			return Value{}, fmt.Errorf("too many arguments")
-		case len(args) == 0 || args[0].kind == KindUndefined || args[0].kind == KindNone:
-		case args[0].kind == KindMap:
-			for _, k := range args[0].m.Keys {
-				m.SetKey(args[0].m.keyOf(k), args[0].m.get(k))
+// globalTable builds the builtin functions on first use.
+var globalTable = sync.OnceValue(func() map[string]globalFn {
+	return map[string]globalFn{
+		"range": func(ec *evalCtx, args []Value, kw []kwValue) (Value, error) {
+			// minijinja's range(lower: isize, upper: Option<isize>, step: Option<isize>): an undefined or
+			// none upper bound or step is absent
+			b, err := ec.bindArgs(globalSignatures()["range"], args, kw)
+			if err != nil {
+				return Value{}, err
 			}
-		default:
-			return Value{}, fmt.Errorf("invalid operation")
-		}
-		for _, k := range kw {
-			k.setIn(m)
-		}
-		m.sortKeys()
-		return MapValue(m), nil
-	},
-	"namespace": namespaceGlobal,
-	"debug": func(ec *evalCtx, args []Value, kw []kwValue) (Value, error) {
-		// minijinja's debug(): the state without arguments, else `{:#?}` of the one argument or of the list
-		// of them (keyword arguments are one more argument, a map)
-		if kw != nil { // keyword arguments, even none left after `**{}`
-			args = append(args[:len(args):len(args)], kwargsMap(kw))
-		}
-		var b strings.Builder
-		switch len(args) {
-		case 0:
-			return StringValue(ec.debugState()), nil
-		case 1:
-			writeDebugValue(&b, args[0], 0)
-		default:
-			writeDebugValue(&b, SeqValue(args), 0)
-		}
-		return StringValue(b.String()), nil
-	},
-}
+			var n [3]int64
+			var given [3]bool
+			for i := range n {
+				var v Value
+				v, given[i] = b.value(i)
+				n[i] = v.i
+			}
+			lo, hi, step := int64(0), n[0], int64(1)
+			if given[1] {
+				lo, hi = n[0], n[1]
+			}
+			if given[2] {
+				step = n[2]
+			}
+			if step == 0 {
+				return Value{}, fmt.Errorf("invalid operation: cannot create range with step of 0")
+			}
+			// the element count, computed without overflow: minijinja refuses more than 100,000
+			var span uint64
+			if step > 0 && hi > lo {
+				span = uint64(hi) - uint64(lo)
+			} else if step < 0 && lo > hi {
+				span = uint64(lo) - uint64(hi)
+			}
+			stride := uint64(step)
+			if step < 0 {
+				stride = uint64(-(step + 1)) + 1
+			}
+			count := (span + stride - 1) / stride
+			if count > 100000 {
+				return Value{}, fmt.Errorf("invalid operation: range has too many elements")
+			}
+			out := make([]Value, count)
+			for i := range out {
+				out[i] = IntValue(lo + int64(i)*step)
+			}
+			return sizedIterValue(out), nil
+		},
+		"dict": func(_ *evalCtx, args []Value, kw []kwValue) (Value, error) {
+			// minijinja's dict(value, **kwargs): one optional map (none or undefined is empty), then the keywords
+			m := NewMap()
+			switch {
+			case len(args) > 1:
+				return Value{}, fmt.Errorf("too many arguments")
+			case len(args) == 0 || args[0].kind == KindUndefined || args[0].kind == KindNone:
+			case args[0].kind == KindMap:
+				for _, k := range args[0].m.Keys {
+					m.SetKey(args[0].m.keyOf(k), args[0].m.get(k))
+				}
+			default:
+				return Value{}, fmt.Errorf("invalid operation")
+			}
+			for _, k := range kw {
+				k.setIn(m)
+			}
+			m.sortKeys()
+			return MapValue(m), nil
+		},
+		"namespace": namespaceGlobal,
+		"debug": func(ec *evalCtx, args []Value, kw []kwValue) (Value, error) {
+			// minijinja's debug(): the state without arguments, else `{:#?}` of the one argument or of the list
+			// of them (keyword arguments are one more argument, a map)
+			if kw != nil { // keyword arguments, even none left after `**{}`
+				args = append(args[:len(args):len(args)], kwargsMap(kw))
+			}
+			var b strings.Builder
+			switch len(args) {
+			case 0:
+				return StringValue(ec.debugState()), nil
+			case 1:
+				writeDebugValue(&b, args[0], 0)
+			default:
+				writeDebugValue(&b, SeqValue(args), 0)
+			}
+			return StringValue(b.String()), nil
+		},
+	}
+})
 
 // namespaceGlobal is minijinja's namespace(defaults): one optional map (keyword arguments are that map);
 // its string keys are copied, none or undefined is an empty namespace.

@@ -57,8 +57,9 @@ func TestAdviseHeapStart(t *testing.T) {
 
 // mapping is what /proc/self/smaps says of one mapping.
 type mapping struct {
-	flags      string
-	anonHugeKB int
+	flags              string
+	anonHugeKB         int
+	sizeKB, residentKB int
 }
 
 func (m mapping) hugeAdvised() bool { return strings.Contains(" "+m.flags+" ", " hg ") }
@@ -80,8 +81,10 @@ func mappingAt(t *testing.T, addr uintptr) mapping {
 		if !inside {
 			continue
 		}
-		if kb, ok := strings.CutPrefix(line, "AnonHugePages:"); ok {
-			m.anonHugeKB, _ = strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(kb), "kB")))
+		for field, to := range map[string]*int{"AnonHugePages:": &m.anonHugeKB, "Size:": &m.sizeKB, "Rss:": &m.residentKB} {
+			if kb, ok := strings.CutPrefix(line, field); ok {
+				*to, _ = strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(kb), "kB")))
+			}
 		}
 		if flags, ok := strings.CutPrefix(line, "VmFlags:"); ok {
 			m.flags = strings.TrimSpace(flags)

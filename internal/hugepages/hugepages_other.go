@@ -9,3 +9,6 @@ func Advise([]byte) {}
 
 // AdviseHeapStart does nothing outside Linux.
 func AdviseHeapStart() bool { return false }
+
+// PopulateImage does nothing outside Linux.
+func PopulateImage() int { return 0 }

@@ -121,14 +121,13 @@ func maxGrowth(src string) int { return 8*len(src) + 1<<20 }
 // rewrite builds the pre-processed text of src from goose's listing sequence (see planWraps for
 // where goose's order matters and how a line is replayed then).
 func (p *Preprocessed) rewrite(src string, seq []string, times map[string]int) {
-	out := p
 	plan := planWraps(src, times)
 	size, limit := len(src), maxGrowth(src)
 	for _, w := range plan.wraps {
 		size += (len(rawOpen) + len(rawClose)) * w.times
 	}
 	if size > limit {
-		out.Err = growthError(src, plan.wraps, limit)
+		p.Err = growthError(src, plan.wraps, limit)
 		return
 	}
 	type replayed struct {
@@ -137,11 +136,11 @@ func (p *Preprocessed) rewrite(src string, seq []string, times map[string]int) {
 	}
 	lines := make([]replayed, len(plan.lines))
 	if len(plan.lines) > 0 {
-		r := newReplayer(src, seq, plan.lines, 16*len(src)+64<<20)
+		r := newReplayer(src, seq, plan, 16*len(src)+64<<20)
 		for i, span := range plan.lines {
 			line, lits, ok := r.replay(span, limit-size+(span.end-span.start))
 			if !ok {
-				out.Err = &PreprocessError{R: Range{Start: span.start, End: span.end}, Msg: fmt.Sprintf(
+				p.Err = &PreprocessError{R: Range{Start: span.start, End: span.end}, Msg: fmt.Sprintf(
 					"goose's literal-brace pre-processing of this line (overlapping unparseable `{{ }}` texts) would grow the file past %d bytes or take too long to reproduce: goose-ls does not check the template", limit)}
 				return
 			}
@@ -157,8 +156,8 @@ func (p *Preprocessed) rewrite(src string, seq []string, times map[string]int) {
 			span, l := plan.lines[li], lines[li]
 			b.WriteString(src[last:span.start])
 			b.Write(l.line.text)
-			out.addLine(l.line, span.end)
-			out.Literal = append(out.Literal, l.lits...)
+			p.addLine(l.line, span.end)
+			p.Literal = append(p.Literal, l.lits...)
 			last = span.end
 		}
 	}
@@ -166,16 +165,16 @@ func (p *Preprocessed) rewrite(src string, seq []string, times map[string]int) {
 		emitLines(w.start)
 		b.WriteString(src[last:w.start])
 		b.WriteString(strings.Repeat(rawOpen, w.times))
-		out.addInsert(w.start, len(rawOpen)*w.times)
+		p.addInsert(w.start, len(rawOpen)*w.times)
 		b.WriteString(src[w.start:w.end])
 		b.WriteString(strings.Repeat(rawClose, w.times))
-		out.addInsert(w.end, len(rawClose)*w.times)
-		out.Literal = append(out.Literal, Range{Start: w.start, End: w.end})
+		p.addInsert(w.end, len(rawClose)*w.times)
+		p.Literal = append(p.Literal, Range{Start: w.start, End: w.end})
 		last = w.end
 	}
 	emitLines(len(src) + 1)
 	b.WriteString(src[last:])
-	out.Text = b.String()
+	p.Text = b.String()
 }
 
 // PreprocessError is a pre-processing goose-ls does not reproduce because it would exhaust the

@@ -8,7 +8,6 @@ package template
 import (
 	"bytes"
 	"sort"
-	"strings"
 )
 
 // replayLine is a line being rewritten, each byte with its original offset (-1: inserted by goose).
@@ -26,19 +25,16 @@ type replayer struct {
 	maxWork int
 }
 
-// newReplayer indexes the listing positions of the texts the replayed lines can meet.
-func newReplayer(src string, seq []string, lines []lineSpan, maxWork int) *replayer {
-	r := &replayer{src: src, at: map[string][]int32{}, maxWork: maxWork}
-	for _, l := range lines {
+// newReplayer indexes the listing positions of the texts the plan's replayed lines can meet.
+func newReplayer(src string, seq []string, plan wrapPlan, maxWork int) *replayer {
+	r := &replayer{src: src, at: map[string][]int32{}, creates: plan.creates, maxWork: maxWork}
+	for _, l := range plan.lines {
 		for _, t := range l.texts {
 			r.at[t] = nil
 		}
 	}
-	for v := range distinct(seq) {
-		if strings.Contains(v, rawTag) {
-			r.creates = append(r.creates, v)
-			r.at[v] = nil
-		}
+	for _, t := range plan.creates {
+		r.at[t] = nil
 	}
 	for i, v := range seq {
 		if ps, ok := r.at[v]; ok {
@@ -46,14 +42,6 @@ func newReplayer(src string, seq []string, lines []lineSpan, maxWork int) *repla
 		}
 	}
 	return r
-}
-
-func distinct(seq []string) map[string]bool {
-	m := map[string]bool{}
-	for _, v := range seq {
-		m[v] = true
-	}
-	return m
 }
 
 // replay rewrites one line; it returns the line and the original ranges of the texts it wrapped, or

@@ -29,10 +29,12 @@ type lineSpan struct {
 	texts      []string
 }
 
-// wrapPlan is where the pre-processing wraps: single wraps (in order) outside the replayed lines.
+// wrapPlan is where the pre-processing wraps: single wraps (in order) outside the replayed lines;
+// creates are the listed texts that contain rawTag.
 type wrapPlan struct {
-	wraps []wrap
-	lines []lineSpan
+	wraps   []wrap
+	lines   []lineSpan
+	creates []string
 }
 
 // suffixIndex holds the listed texts reversed and sorted, to find which suffixes of a segment are listed
@@ -79,14 +81,15 @@ func (x suffixIndex) listedSuffixes(src string, first, end int, found func(q int
 // how often goose lists its text); a line with a segment of several, or with any listed candidate when
 // a listed text contains rawTag, is replayed whole.
 func planWraps(src string, times map[string]int) wrapPlan {
+	var plan wrapPlan
 	texts := make([]string, 0, len(times))
-	creates := false
 	for v := range times {
 		texts = append(texts, v)
-		creates = creates || strings.Contains(v, rawTag)
+		if strings.Contains(v, rawTag) {
+			plan.creates = append(plan.creates, v)
+		}
 	}
 	idx := newSuffixIndex(texts)
-	var plan wrapPlan
 	replayFrom := -1      // start of the line being replayed, -1 when none
 	curLine := -1         // start of the line of the last segment with a listed text
 	var curTexts []string // that line's listed texts so far
@@ -124,10 +127,10 @@ func planWraps(src string, times map[string]int) wrapPlan {
 		}
 		if replayFrom == lineStart {
 			line := &plan.lines[len(plan.lines)-1]
-			line.texts = append(line.texts, curTexts[len(curTexts)-len(found):]...)
+			line.texts = append(line.texts, curTexts[len(curTexts)-len(found):]...) // this segment's
 			continue
 		}
-		if len(found) > 1 || creates {
+		if len(found) > 1 || len(plan.creates) > 0 {
 			plan.dropWrapsFrom(lineStart)
 			lineEnd := strings.IndexByte(src[end:], '\n')
 			if lineEnd < 0 {

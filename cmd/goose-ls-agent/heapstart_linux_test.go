@@ -31,10 +31,7 @@ var heapHeavyPackages = []string{
 }
 
 func TestHeapStartInitialisesBeforeHeavyPackages(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "goose-ls-agent")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testbin.Build(t).Agent
 	order, stdout := testbin.InitOrder(t, bin, "version")
 	if !strings.HasPrefix(stdout, "goose-ls-agent ") {
 		t.Fatalf("goose-ls-agent version printed %q", stdout)
@@ -60,10 +57,7 @@ func TestHeapStartInitialisesBeforeHeavyPackages(t *testing.T) {
 // image in its page tables (file-backed resident memory past the image's size); `acp` waiting for its
 // client does not.
 func TestOneShotCommandsMapTheWholeImage(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "goose-ls-agent")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testbin.Build(t).Agent
 	f, err := elf.Open(bin)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -38,8 +39,13 @@ func Build(t testing.TB) Bins {
 		}
 		b := Bins{GooseLS: filepath.Join(dir, "goose-ls"), Agent: filepath.Join(dir, "goose-ls-agent"), MCPServer: filepath.Join(dir, "testserver")}
 		for pkg, out := range map[string]string{"./cmd/goose-ls": b.GooseLS, "./cmd/goose-ls-agent": b.Agent, "./agent/mcp/testserver": b.MCPServer} {
-			cmd := exec.Command("go", "build", "-o", out, pkg)
+			args := []string{"build", "-o", out}
+			if pkg == "./cmd/goose-ls" {
+				args = append(args, GooseLSLinkFlags()...)
+			}
+			cmd := exec.Command("go", append(args, pkg)...)
 			cmd.Dir = strings.TrimSpace(string(root))
+			cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // statically linked, as released
 			if msg, err := cmd.CombinedOutput(); err != nil {
 				buildErr = "go build " + pkg + ": " + err.Error() + "\n" + string(msg)
 				return
@@ -51,4 +57,14 @@ func Build(t testing.TB) Bins {
 		t.Fatal(buildErr)
 	}
 	return built
+}
+
+// GooseLSLinkFlags are the `go build` flags goose-ls is released with on this platform (the Makefile's
+// ENTRY_LDFLAGS): on linux/amd64 its own ELF entry, which execs goose-ls-agent for the agent's commands
+// before the Go runtime starts (cmd/goose-ls/internal/earlyexec/entry_linux_amd64.s).
+func GooseLSLinkFlags() []string {
+	if runtime.GOOS == "linux" && runtime.GOARCH == "amd64" {
+		return []string{"-ldflags=-E=goose_ls_entry"}
+	}
+	return nil
 }

@@ -60,10 +60,14 @@ func Build(t testing.TB) Bins {
 }
 
 // GooseLSLinkFlags are the `go build` flags goose-ls is released with on this platform (the Makefile's
-// ENTRY_LDFLAGS): on linux/amd64 its own ELF entry, which execs goose-ls-agent for the agent's commands
-// before the Go runtime starts (cmd/goose-ls/internal/earlyexec/entry_linux_amd64.s).
-func GooseLSLinkFlags() []string {
-	if runtime.GOOS == "linux" && runtime.GOARCH == "amd64" {
+// ENTRY_LDFLAGS): EntryLinkFlags of the host.
+func GooseLSLinkFlags() []string { return EntryLinkFlags(runtime.GOOS, runtime.GOARCH) }
+
+// EntryLinkFlags are goose-ls's release link flags for goos/goarch: on linux/amd64 and linux/arm64 its own
+// ELF entry, which execs goose-ls-agent for the agent's commands before the Go runtime starts
+// (cmd/goose-ls/internal/earlyexec/entry_linux_*.s); none elsewhere.
+func EntryLinkFlags(goos, goarch string) []string {
+	if goos == "linux" && (goarch == "amd64" || goarch == "arm64") {
 		return []string{"-ldflags=-E=goose_ls_entry"}
 	}
 	return nil

@@ -1,8 +1,8 @@
 // Package earlyexec decides, from goose-ls's arguments alone, whether a command is goose-ls-agent's to
 // answer, and on Linux execs the agent for it before goose-ls's own packages (YAML, JSON Schema, the
 // language server) are initialised, so `goose-ls run` and `goose-ls acp` start the agent about as fast as
-// starting it directly. On linux/amd64 goose-ls as released does it before the Go runtime starts, in its
-// own ELF entry (entry_linux_amd64.s, linked with -ldflags=-E=goose_ls_entry); without that entry this
+// starting it directly. On linux/amd64 and linux/arm64 goose-ls as released does it before the Go runtime
+// starts, in its own ELF entry (entry_linux_*.s, linked with -ldflags=-E=goose_ls_entry); without it this
 // package's initialiser does it (early_linux.go).
 //
 // Go initialises packages in import-path order among those whose imports are initialised (the language

@@ -10,7 +10,7 @@
 #define SYS_execve 59
 #define SYS_readlinkat 267
 #define AT_FDCWD $-100
-#define BUF 4352    // stack bytes for the path: PATH_MAX and room for the agent's name
+#define BUF 4352    // bytes below the stack pointer for the path: PATH_MAX and room for the agent's name
 #define PATHMAX 4096
 
 // goose_ls_entry runs with the kernel's stack: argc at 0(SP), argv from 8(SP), then envp.
@@ -62,22 +62,22 @@ dashes:
 	JMP	args
 
 agent:
-	SUBQ	$BUF, SP
+	LEAQ	-BUF(R12), R9    // R9: the path's buffer, below the stack pointer (nothing is called from here on)
 	MOVQ	$SYS_readlinkat, AX
 	MOVQ	AT_FDCWD, DI
 	LEAQ	procexe<>(SB), SI
-	MOVQ	SP, DX
+	MOVQ	R9, DX
 	MOVQ	$PATHMAX, R10
 	SYSCALL
 	CMPQ	AX, $0
-	JLE	restore
+	JLE	runtime
 	CMPQ	AX, $(PATHMAX-16)
-	JGE	restore
-	MOVQ	SP, BX
+	JGE	runtime
+	MOVQ	R9, BX
 	ADDQ	AX, BX           // BX: the link's end
 slash:
-	CMPQ	BX, SP
-	JEQ	restore          // no folder: not an absolute path
+	CMPQ	BX, R9
+	JEQ	runtime          // no folder: not an absolute path
 	DECQ	BX
 	CMPB	(BX), $'/'
 	JNE	slash
@@ -88,15 +88,13 @@ slash:
 	MOVQ	8(SI), AX
 	MOVQ	AX, 8(BX)
 	MOVQ	8(R12), R15      // argv[0], put back if exec fails
-	MOVQ	SP, 8(R12)       // the agent's argv[0] is its path, as syscall.Exec in early_linux.go
+	MOVQ	R9, 8(R12)       // the agent's argv[0] is its path, as syscall.Exec in early_linux.go
 	MOVQ	$SYS_execve, AX
-	MOVQ	SP, DI
+	MOVQ	R9, DI
 	LEAQ	8(R12), SI
 	LEAQ	16(R12)(R13*8), DX // envp: after argv's NULL
 	SYSCALL
 	MOVQ	R15, 8(R12)
-restore:
-	MOVQ	R12, SP
 runtime:
 	JMP	_rt0_amd64_linux(SB)
 

@@ -32,8 +32,9 @@ type Config struct {
 
 // Provider talks to the messages API.
 type Provider struct {
-	name   string
-	client sdk.Client
+	name    string
+	client  sdk.Client
+	baseURL string // for Warm's provider.Preconnect
 }
 
 // New builds a provider that ignores the SDK's environment defaults (goose-ls resolves its own
@@ -46,9 +47,11 @@ func New(cfg Config) *Provider {
 	if cfg.Timeout > 0 {
 		opts = append(opts, option.WithRequestTimeout(cfg.Timeout))
 	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	httpClient := cfg.HTTPClient
+	if httpClient == nil {
+		httpClient = provider.HTTPClient
 	}
+	opts = append(opts, option.WithHTTPClient(httpClient))
 	for k, v := range cfg.Headers {
 		opts = append(opts, option.WithHeader(k, v))
 	}
@@ -56,7 +59,11 @@ func New(cfg Config) *Provider {
 	if name == "" {
 		name = "anthropic"
 	}
-	return &Provider{name: name, client: sdk.NewClient(opts...)}
+	baseURL := cfg.BaseURL
+	if baseURL == "" {
+		baseURL = "https://api.anthropic.com"
+	}
+	return &Provider{name: name, client: sdk.NewClient(opts...), baseURL: baseURL}
 }
 
 // Name is the provider's name ("anthropic" unless configured).

@@ -51,6 +51,7 @@ type Provider struct {
 	usage     bool
 	responses bool
 	noStream  bool
+	baseURL   string // Config.BaseURL, for Warm's provider.Preconnect
 }
 
 // New builds a provider; the SDK's own retries are off (provider.WithRetry does that).
@@ -77,9 +78,11 @@ func New(cfg Config) *Provider {
 	if cfg.Timeout > 0 {
 		opts = append(opts, option.WithRequestTimeout(cfg.Timeout))
 	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	httpClient := cfg.HTTPClient
+	if httpClient == nil {
+		httpClient = provider.HTTPClient
 	}
+	opts = append(opts, option.WithHTTPClient(httpClient))
 	for k, vs := range cfg.Query {
 		for _, v := range vs {
 			opts = append(opts, option.WithQueryAdd(k, v))
@@ -96,7 +99,8 @@ func New(cfg Config) *Provider {
 	if name == "" {
 		name = "openai"
 	}
-	return &Provider{name: name, client: newAPIClient(opts), usage: cfg.IncludeUsage, responses: cfg.Responses, noStream: cfg.NoStream}
+	return &Provider{name: name, client: newAPIClient(opts), usage: cfg.IncludeUsage, responses: cfg.Responses, noStream: cfg.NoStream,
+		baseURL: cfg.BaseURL}
 }
 
 // apiClient holds the two services of the SDK's client a provider calls. sdk.NewClient builds all of

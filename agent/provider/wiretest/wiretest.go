@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -57,6 +58,8 @@ type Server struct {
 	bodies []map[string]any
 	heads  []http.Header
 	paths  []string
+	conns  []string // the client addresses of the connections accepted, in order
+	from   []string // the client address of each request
 }
 
 // OpenAI starts a server speaking chat completions at /v1/chat/completions; its base URL for the SDK is
@@ -68,8 +71,30 @@ func Anthropic(script Script) *Server { return start("anthropic", script) }
 
 func start(vendor string, script Script) *Server {
 	s := &Server{script: script, vendor: vendor}
-	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+	s.Server.Config.ConnState = func(c net.Conn, state http.ConnState) {
+		if state == http.StateNew {
+			s.mu.Lock()
+			s.conns = append(s.conns, c.RemoteAddr().String())
+			s.mu.Unlock()
+		}
+	}
+	s.Server.Start()
 	return s
+}
+
+// Conns returns the client addresses of the connections accepted so far, in order.
+func (s *Server) Conns() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.conns...)
+}
+
+// RequestAddrs returns the client address each request came from, in order.
+func (s *Server) RequestAddrs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.from...)
 }
 
 // Requests returns the decoded request bodies received so far.
@@ -95,6 +120,7 @@ func (s *Server) Headers() []http.Header {
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
+	s.from = append(s.from, r.RemoteAddr)
 	s.paths = append(s.paths, r.URL.Path)
 	s.mu.Unlock()
 	want := map[string]string{"openai": "/chat/completions", "anthropic": "/messages", "responses": "/responses"}[s.vendor]

@@ -15,8 +15,8 @@ import (
 )
 
 // HTTPClient is the HTTP client of every provider's SDK: http.DefaultTransport's settings, with a dialer
-// that hands a request the connection Preconnect opened to its address.
-var HTTPClient = &http.Client{Transport: newPreconnectTransport(preconnects)}
+// that hands a request the connection Preconnect opened to its address (built on first use).
+var HTTPClient = sync.OnceValue(func() *http.Client { return &http.Client{Transport: newPreconnectTransport(preconnects)} })
 
 var preconnects = &preconnector{dialer: &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}, maxAge: 5 * time.Second}
 
@@ -89,13 +89,14 @@ func (p *preconnector) discard(addr string, oc *openedConn) {
 // dial is the transport's DialContext: the connection opened ahead for addr when there is a fresh one
 // (waiting for a dial under way), else a new one.
 func (p *preconnector) dial(ctx context.Context, network, addr string) (net.Conn, error) {
-	p.mu.Lock()
-	oc := p.pending[addr]
-	if network == "tcp" && oc != nil {
+	var oc *openedConn
+	if network == "tcp" {
+		p.mu.Lock()
+		oc = p.pending[addr]
 		delete(p.pending, addr)
+		p.mu.Unlock()
 	}
-	p.mu.Unlock()
-	if network == "tcp" && oc != nil {
+	if oc != nil {
 		select {
 		case <-oc.done:
 			if oc.err == nil && time.Since(oc.at) < p.maxAge {

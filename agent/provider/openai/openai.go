@@ -80,7 +80,7 @@ func New(cfg Config) *Provider {
 	}
 	httpClient := cfg.HTTPClient
 	if httpClient == nil {
-		httpClient = provider.HTTPClient
+		httpClient = provider.HTTPClient()
 	}
 	opts = append(opts, option.WithHTTPClient(httpClient))
 	for k, vs := range cfg.Query {

@@ -81,18 +81,7 @@ func TestEarlyExecInitialisesBeforeHeavyPackages(t *testing.T) {
 
 func TestAgentCommandsExecBeforeGooseLSInitialises(t *testing.T) {
 	// goose-ls beside a stand-in goose-ls-agent that prints its arguments
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "goose-ls")
-	data, err := os.ReadFile(builtGooseLS(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bin, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "goose-ls-agent"), []byte("#!/bin/sh\necho \"agent $*\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	bin := filepath.Join(installBeside(t, builtGooseLS(t), "#!/bin/sh\necho \"agent $*\"\n", 0o755), "goose-ls")
 	for _, args := range [][]string{{"run", "--prompt", "hi"}, {"run", "r.yaml", "--no-session"}, {"run", "explain.yaml"}, {"acp", "--debug"}, {"sessions"}} {
 		pkgs, stdout := initOrder(t, bin, args...)
 		if want := "agent " + strings.Join(args, " ") + "\n"; stdout != want {

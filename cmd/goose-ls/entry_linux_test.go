@@ -78,12 +78,12 @@ func entryBuilds(t *testing.T) []entryBuild {
 	return append(builds, entryBuild{arch: "arm64", bin: arm64Bin, emulator: qemu})
 }
 
-// install puts b's goose-ls in a new folder and, when agent is not "", a goose-ls-agent with that text and
-// mode beside it; it returns the folder.
-func (b entryBuild) install(t *testing.T, agent string, mode os.FileMode) string {
+// installBeside puts the goose-ls binary bin in a new folder and, when agent is not "", a goose-ls-agent with
+// that text and mode beside it; it returns the folder.
+func installBeside(t *testing.T, bin, agent string, mode os.FileMode) string {
 	t.Helper()
 	dir := t.TempDir()
-	data, err := os.ReadFile(b.bin)
+	data, err := os.ReadFile(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func (b entryBuild) run(t *testing.T, bin string, env []string, args ...string) 
 
 func TestEntryExecsTheAgentBeforeTheRuntime(t *testing.T) {
 	for _, b := range entryBuilds(t) {
-		dir := b.install(t, fakeAgent, 0o755)
+		dir := installBeside(t, b.bin, fakeAgent, 0o755)
 		bin, agent := filepath.Join(dir, "goose-ls"), filepath.Join(dir, "goose-ls-agent")
 		for _, args := range [][]string{{"run", "--prompt", "hi"}, {"run", "r.yaml", "--no-session"}, {"run", "explain.yaml"},
 			{"run", "-", "--", "x"}, {"acp", "--debug"}, {"acp"}, {"sessions"}, {"sessions", "abc"}} {
@@ -144,7 +144,7 @@ func TestEntryExecsTheAgentBeforeTheRuntime(t *testing.T) {
 
 func TestEntryLeavesGooseLSCommandsToTheRuntime(t *testing.T) {
 	for _, b := range entryBuilds(t) {
-		bin := filepath.Join(b.install(t, fakeAgent, 0o755), "goose-ls")
+		bin := filepath.Join(installBeside(t, b.bin, fakeAgent, 0o755), "goose-ls")
 		for _, args := range [][]string{{"version"}, {}, {"check", "missing.yaml"}, {"run", "missing.yaml", "--explain"},
 			{"run", "-explain=1", "missing.yaml"}, {"run", "--render-recipe", "missing.yaml"}, {"runner"}, {"ru"}, {"acpx"}} {
 			stdout, stderr, started := b.run(t, bin, nil, args...)
@@ -163,7 +163,7 @@ func TestEntryDecidesAsIsAgentCommand(t *testing.T) {
 		"--explainer", "explain", "--render-recipe", "-render-recipe=x", "--render-recip", "render-recipe", "--prompt",
 		"r.yaml", "runner", "ru", "run\u00e9", "-e", "--ex", "--no-session"}
 	for _, b := range entryBuilds(t) {
-		bin := filepath.Join(b.install(t, fakeAgent, 0o755), "goose-ls")
+		bin := filepath.Join(installBeside(t, b.bin, fakeAgent, 0o755), "goose-ls")
 		seed := rand.Uint64()
 		t.Logf("%s: seed %d", b.arch, seed)
 		rng := rand.New(rand.NewPCG(seed, 0))
@@ -191,13 +191,13 @@ func TestEntryDecidesAsIsAgentCommand(t *testing.T) {
 func TestEntryFallsBackWhenTheAgentCannotRun(t *testing.T) {
 	for _, b := range entryBuilds(t) {
 		// none beside and none on PATH: goose-ls starts and says so in its own words
-		bin := filepath.Join(b.install(t, "", 0), "goose-ls")
+		bin := filepath.Join(installBeside(t, b.bin, "", 0), "goose-ls")
 		_, stderr, started := b.run(t, bin, []string{"PATH=" + t.TempDir()}, "run", "--prompt", "hi")
 		if !started || !strings.Contains(stderr, "goose-ls-agent is neither beside goose-ls nor on PATH") {
 			t.Errorf("%s, no agent: runtime started %v, stderr %q", b.arch, started, lastLines(stderr))
 		}
 		// one beside that cannot be executed: the entry's exec fails, goose-ls's fails the same way and reports it
-		bin = filepath.Join(b.install(t, fakeAgent, 0o644), "goose-ls")
+		bin = filepath.Join(installBeside(t, b.bin, fakeAgent, 0o644), "goose-ls")
 		stdout, stderr, started := b.run(t, bin, nil, "sessions")
 		if !started || stdout != "" || !strings.Contains(stderr, "permission denied") {
 			t.Errorf("%s, agent not executable: runtime started %v, stdout %q, stderr %q", b.arch, started, stdout, lastLines(stderr))

@@ -14,14 +14,9 @@ all: build
 # binaries dynamically linked, and the dynamic loader cost every process ~1 ms and ~70 page faults at start.
 GOBUILD := CGO_ENABLED=0 $(GO) build
 
-# goose-ls's ELF entry on linux/amd64 and linux/arm64 (cmd/goose-ls/internal/earlyexec/entry_linux_*.s):
-# run, acp and sessions exec goose-ls-agent before the Go runtime starts, ~9 ms sooner than from an
-# initialiser. Other platforms, and builds without the flag (go install), take the initialiser's path.
-ENTRY_LDFLAGS := $(if $(filter linux/amd64 linux/arm64,$(shell $(GO) env GOOS)/$(shell $(GO) env GOARCH)),-E=goose_ls_entry)
-
 # goose-ls (checker, language server) and goose-ls-agent beside it (run, acp, sessions, the server's agent runs)
 build:
-	$(GOBUILD) -ldflags '$(ENTRY_LDFLAGS)' -o $(BIN) ./cmd/goose-ls
+	$(GOBUILD) -o $(BIN) ./cmd/goose-ls
 	$(GOBUILD) -o bin/goose-ls-agent ./cmd/goose-ls-agent
 
 # The main job: build and check the bundled example recipes.
@@ -45,17 +40,13 @@ lint: $(STATICCHECK)
 	# goose-ls ships for Windows and macOS too (make vsix-targets): both must keep compiling
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) vet ./...
 	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) vet ./...
-	# and for linux/arm64, which has its own assembly entry (cmd/goose-ls/internal/earlyexec)
-	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) vet ./...
 	$(STATICCHECK) ./...
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./recipe/... ./cmd/... ./agent/... ./lsp/... ./internal/hugepages
+	$(GO) test -run '^$$' -bench . -benchmem ./recipe/... ./cmd/... ./agent/... ./lsp/...
 
-# Start-up (issue 17): `goose-ls check` of a 42-line recipe against a hello-world Go program reading the same
-# file, alternating run by run (internal/agentbench/alternate: hyperfine runs one command's runs, then the
-# other's), then hyperfine for the user/system split, and `check` of the corpus (beside it without the batch
-# heap policy of cmd/goose-ls/batchheap.go: the default GC target, no huge pages).
+# Start-up, reported (docs/performance.md): `goose-ls check` of a 42-line recipe against a hello-world Go
+# program reading the same file, alternating run by run (internal/agentbench/alternate), then the corpus.
 STARTUP_DIR := bin/startup
 bench-startup: build
 	mkdir -p $(STARTUP_DIR)
@@ -63,9 +54,7 @@ bench-startup: build
 	$(GO) build -o $(STARTUP_DIR)/alternate ./internal/agentbench/alternate
 	$(GO) run ./internal/agentbench/smallrecipe > $(STARTUP_DIR)/small.yaml
 	$(STARTUP_DIR)/alternate -n 100 '$(STARTUP_DIR)/readfile $(STARTUP_DIR)/small.yaml' './$(BIN) check $(STARTUP_DIR)/small.yaml'
-	hyperfine -N --warmup 5 --runs 100 '$(STARTUP_DIR)/readfile $(STARTUP_DIR)/small.yaml' './$(BIN) check $(STARTUP_DIR)/small.yaml'
-	hyperfine -N --warmup 3 --runs 30 -i './$(BIN) check ../shared/corpus' \
-		'env GOGC=100 GODEBUG=disablethp=1 ./$(BIN) check ../shared/corpus'
+	$(STARTUP_DIR)/alternate -n 30 '$(STARTUP_DIR)/readfile $(STARTUP_DIR)/small.yaml' './$(BIN) check ../shared/corpus'
 
 # Agent start-up: process start → first request at a scripted provider, goose-ls run vs minagent
 # (OLD=DIR: an earlier build's goose-ls and goose-ls-agent in the same rotation).
@@ -76,7 +65,7 @@ bench-agent: build
 # Memory over time: type into the heavy recipe for TYPING (issue 17 asks for 10m) and sample RSS.
 TYPING ?= 60s
 bench-typing: build
-	$(GO) build -o bin/lspbench ./cmd/lspbench
+	$(GO) build -o bin/lspbench ./internal/lspbench
 	./bin/lspbench -server bin/goose-ls -type $(TYPING)
 
 # Each fuzz target for FUZZTIME (set FUZZTIME=10m for a release run).
@@ -102,13 +91,13 @@ differential:
 # LSP latency benchmark over stdio: goose-ls and yaml-language-server (npm) with goose-ls's own schema.
 YAMLLS_DIR ?= .bench/yamlls
 bench-lsp: build
-	$(GO) build -o bin/lspbench ./cmd/lspbench
+	$(GO) build -o bin/lspbench ./internal/lspbench
 	@test -x $(YAMLLS_DIR)/node_modules/.bin/yaml-language-server || npm install --prefix $(YAMLLS_DIR) --no-audit --no-fund yaml-language-server@1 >/dev/null
 	./bin/lspbench -server bin/goose-ls -yamlls "node $(YAMLLS_DIR)/node_modules/yaml-language-server/bin/yaml-language-server --stdio" -n 200
 
 # Soak: 1,000 open recipes with 100 edits per second for 30 s.
 soak-lsp: build
-	$(GO) build -o bin/lspbench ./cmd/lspbench
+	$(GO) build -o bin/lspbench ./internal/lspbench
 	./bin/lspbench -server bin/goose-ls -soak 30s
 
 # The VS Code extension: the goose-ls binary for this platform and the recipe schema bundled, the
@@ -117,7 +106,7 @@ VSCODE := editors/vscode
 VSCODE_PLATFORM := $(shell node -p 'process.platform + "-" + process.arch' 2>/dev/null)
 vsix:
 	mkdir -p $(VSCODE)/bin/$(VSCODE_PLATFORM) $(VSCODE)/schema
-	$(GOBUILD) -trimpath -ldflags "-s -w $(ENTRY_LDFLAGS)" -o $(VSCODE)/bin/$(VSCODE_PLATFORM)/goose-ls ./cmd/goose-ls
+	$(GOBUILD) -trimpath -ldflags "-s -w" -o $(VSCODE)/bin/$(VSCODE_PLATFORM)/goose-ls ./cmd/goose-ls
 	$(GOBUILD) -trimpath -ldflags "-s -w" -o $(VSCODE)/bin/$(VSCODE_PLATFORM)/goose-ls-agent ./cmd/goose-ls-agent
 	$(VSCODE)/bin/$(VSCODE_PLATFORM)/goose-ls schema > $(VSCODE)/schema/recipe.schema.json
 	cd $(VSCODE) && npm ci --no-audit --no-fund && npm run typecheck && npm run build && npm run package
@@ -137,7 +126,7 @@ vscode-test:
 # the tests run the editors inside with unshare --mount --pid --fork chroot.
 E2E_ROOTFS ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/goose-ls-e2e
 e2e-rootfs: e2e-rootfs-trixie e2e-rootfs-forky
-	CGO_ENABLED=0 $(GO) build -ldflags '$(ENTRY_LDFLAGS)' -o bin/goose-ls-static ./cmd/goose-ls
+	CGO_ENABLED=0 $(GO) build -o bin/goose-ls-static ./cmd/goose-ls
 	CGO_ENABLED=0 $(GO) build -o bin/goose-ls-agent-static ./cmd/goose-ls-agent
 	for suite in trixie forky; do install -m 0755 bin/goose-ls-static $(E2E_ROOTFS)/$$suite/usr/local/bin/goose-ls; \
 		install -m 0755 bin/goose-ls-agent-static $(E2E_ROOTFS)/$$suite/usr/local/bin/goose-ls-agent; done

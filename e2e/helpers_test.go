@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/goose-ls/goose-ls/agent/provider/wiretest"
-	"github.com/goose-ls/goose-ls/internal/testbin"
 )
 
 // shared holds what every test of the process uses: goose-ls built once, and a copy of the editor
@@ -46,11 +45,7 @@ func prepare(t *testing.T) {
 		shared.bin = filepath.Join(shared.dir, "bin", "goose-ls")
 		// goose-ls and, beside it as installed, goose-ls-agent (the agent's commands and the server's runs)
 		for _, name := range []string{"goose-ls", "goose-ls-agent"} {
-			args := []string{"build", "-o", filepath.Join(shared.dir, "bin", name)}
-			if name == "goose-ls" {
-				args = append(args, testbin.GooseLSLinkFlags()...) // its own ELF entry, as released
-			}
-			cmd := exec.Command("go", append(args, "../cmd/"+name)...)
+			cmd := exec.Command("go", "build", "-o", filepath.Join(shared.dir, "bin", name), "../cmd/"+name)
 			cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 			if shared.build, shared.err = cmd.CombinedOutput(); shared.err != nil {
 				return

@@ -105,7 +105,7 @@ func (h *Host) Start(ctx context.Context, req Request, fe Frontend) (*Run, error
 		r.Title = "ask"
 	}
 	h.register(r)
-	p.providers = h.providers(p.settings.Config, req, p.doc)
+	p.providers = h.providers(p.settings.Config, req)
 	go h.execute(runCtx, r, req, p, fe)
 	return r, nil
 }
@@ -310,55 +310,21 @@ func (h *Host) recorder(r *Run, req Request, p *prepared, emit func(Event)) *que
 }
 
 // providers is the run's provider factory: the host's (or goose's configuration), with the request's
-// provider and model applied to the first resolution only — the top-level run's. That resolution starts
-// at once on its own goroutine for the settings the run's recipe gives (what agent.RunDoc asks for first),
-// and the provider then warms its first request on another (provider.Warm) while the run starts its
-// extensions and writes its system prompt; a first call with other settings resolves them itself.
+// provider and model applied to the first resolution only — the top-level run's.
 func (h *Host) providers(cfg interface {
 	Get(string) (string, bool)
-}, req Request, doc *agent.Doc) agent.ProviderFactory {
-	topLevel := func(s provider.Settings) provider.Settings {
-		if req.Provider != "" {
-			s.Provider = req.Provider
-		}
-		if req.Model != "" {
-			s.Model = req.Model
-		}
-		return s
-	}
-	expected := topLevel(recipeSettings(doc))
-	type resolution struct {
-		setup provider.Setup
-		err   error
-	}
-	prefetched := make(chan resolution, 1)
-	go func() {
-		setup, err := h.Provider(cfg.Get, expected)
-		if err == nil {
-			// warming (while the run starts its extensions and writes its system prompt) gets a goroutine of
-			// its own, started before the result is handed over, so the run's goroutine that the send wakes
-			// runs next on this thread and another takes the warming; warming here after the send left
-			// the run queued behind it until another thread stole it (~1 ms at start-up under load)
-			go provider.Warm(setup.Provider)
-		}
-		prefetched <- resolution{setup, err}
-	}()
+}, req Request) agent.ProviderFactory {
 	var resolvedTopLevel atomic.Bool
 	return func(s provider.Settings) (provider.Setup, error) {
 		if !resolvedTopLevel.Swap(true) {
-			if s = topLevel(s); s == expected {
-				r := <-prefetched
-				return r.setup, r.err
+			if req.Provider != "" {
+				s.Provider = req.Provider
+			}
+			if req.Model != "" {
+				s.Model = req.Model
 			}
 		}
 		return h.Provider(cfg.Get, s)
 	}
 }
 
-// recipeSettings are the provider settings a recipe names (agent.RunDoc's first resolution).
-func recipeSettings(doc *agent.Doc) provider.Settings {
-	if s := doc.Settings; s != nil {
-		return provider.Settings{Provider: s.Provider, Model: s.Model, Temperature: s.Temperature}
-	}
-	return provider.Settings{}
-}

@@ -104,38 +104,3 @@ type Setup struct {
 	// Secrets are the credential values in use, for redaction.
 	Secrets []string
 }
-
-// Warmer is a Provider that can prepare its first request ahead of time (the SDK's JSON encoders are
-// built by reflection on first use): an agent calls Warm on another goroutine while it sets up the run.
-type Warmer interface {
-	Warm()
-}
-
-// Warm warms p when it is a Warmer; it is safe to call concurrently with Stream.
-func Warm(p Provider) {
-	if w, ok := p.(Warmer); ok {
-		w.Warm()
-	}
-}
-
-// warmSchema has every kind of JSON value a tool's input schema holds (objects, arrays, strings,
-// numbers, booleans), so the encoders of all of them are built.
-const warmSchema = `{"type":"object","properties":{"a":{"type":"integer","minimum":0,"description":"d"},` +
-	`"b":{"type":"array","items":{"type":"string","enum":["x","y"]}},"c":{"type":"boolean","default":false},` +
-	`"d":{"type":["number","null"],"maximum":1.5}},"required":["a"],"additionalProperties":false}`
-
-// WarmRequest is a request with every kind of content a conversation carries (system text, user text,
-// an assistant tool call, its result, a tool with a schema): marshalling it builds the encoders the
-// first real request needs.
-func WarmRequest() Request {
-	return Request{
-		Model:  "warm",
-		System: "system",
-		Messages: []Message{
-			{Role: User, Text: "user"},
-			{Role: Assistant, Text: "assistant", ToolCalls: []ToolCall{{ID: "call", Name: "tool", Arguments: json.RawMessage(`{"a":1}`)}}},
-			{Role: User, ToolResults: []ToolResult{{CallID: "call", Text: "result"}}},
-		},
-		Tools: []Tool{{Name: "tool", Description: "tool", InputSchema: json.RawMessage(warmSchema)}},
-	}
-}

@@ -31,9 +31,6 @@ func WithRetry(p Provider, policy RetryPolicy) Provider {
 	return &retrying{Provider: p, policy: policy}
 }
 
-// Warm warms the wrapped provider.
-func (r *retrying) Warm() { Warm(r.Provider) }
-
 func (r *retrying) Stream(ctx context.Context, req Request, onDelta func(Delta)) (Response, error) {
 	delay := r.policy.Initial
 	for attempt := 0; ; attempt++ {

@@ -12,9 +12,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	// first: the heap on huge pages before the heavy packages below initialise (its imports make it so)
-	_ "github.com/goose-ls/goose-ls/cmd/goose-ls-agent/internal/heapstart"
-
 	"github.com/goose-ls/goose-ls/agent"
 	"github.com/goose-ls/goose-ls/lsp/agentrelay"
 	"github.com/goose-ls/goose-ls/lsp/editoragent"

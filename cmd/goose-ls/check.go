@@ -82,9 +82,6 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "goose-ls check: unknown format %q (want text, json or sarif)\n", *format)
 		return 2
 	}
-	if isBatch(fl.Args()) {
-		prepareBatchHeap()
-	}
 	go schema.Load() // compile the schema while the files are read and parsed (the schema stage waits for it)
 	results, ioErr := collectAndCheck(fl.Args(), stderr, roots, *desktop)
 	out := bufio.NewWriterSize(stdout, 64<<10) // one write per 64 KiB, not one per diagnostic
@@ -122,7 +119,7 @@ const readLimit = recipe.DefaultMaxSize + 1
 // hands each to emit as soon as it is read, in walk order; it reports whether something could not be
 // read. Files found in a folder are read inside it: symlinks that lead out of it and files that are not
 // regular files are skipped with a note on stderr; symlinked folders are not followed.
-func walkTargets(args []string, stderr io.Writer, opened *recipe.OpenRoots, walked *walkedFiles, emit func(checkTarget)) bool {
+func walkTargets(args []string, stderr io.Writer, opened *recipe.OpenRoots, emit func(checkTarget)) bool {
 	failed := false
 	for _, a := range args {
 		st, err := os.Stat(a)
@@ -149,7 +146,7 @@ func walkTargets(args []string, stderr io.Writer, opened *recipe.OpenRoots, walk
 			emit(checkTarget{path: a, root: filepath.Dir(a), data: data})
 			continue
 		}
-		failed = collectDir(a, stderr, opened, walked, emit) || failed
+		failed = collectDir(a, stderr, opened, emit) || failed
 	}
 	return failed
 }
@@ -171,9 +168,8 @@ func recipeExtension(p string) bool {
 }
 
 // collectDir finds the recipes below dir, reading each through an os.Root at dir (kept open in opened for
-// the whole run), and emits each; walked keeps the text of each recipe that is a regular file (the results
-// hold it anyway) for the checks' reads of sub-recipes and template parents.
-func collectDir(dir string, stderr io.Writer, opened *recipe.OpenRoots, walked *walkedFiles, emit func(checkTarget)) bool {
+// the whole run), and emits each.
+func collectDir(dir string, stderr io.Writer, opened *recipe.OpenRoots, emit func(checkTarget)) bool {
 	failed := false
 	absDir, err := filepath.Abs(dir) // once, not once per file (filepath.Abs of a relative path asks the OS)
 	if err != nil {
@@ -211,9 +207,6 @@ func collectDir(dir string, stderr io.Writer, opened *recipe.OpenRoots, walked *
 			fmt.Fprintf(stderr, "goose-ls check: %s: %s\n", p, recipe.ReadError(err))
 			failed = true
 		case recipe.LooksLikeRecipe(p, data):
-			if d.Type().IsRegular() {
-				walked.keep(abs, data)
-			}
 			emit(checkTarget{path: p, abs: abs, root: absDir, data: data})
 		}
 		return nil
@@ -255,7 +248,6 @@ func collectAndCheck(args []string, stderr io.Writer, extraRoots []string, deskt
 	// the folders the walk and the checks read from stay open until every check is done (one short run)
 	opened := recipe.NewOpenRoots()
 	defer opened.Close()
-	walked := newWalkedFiles()
 	var mu sync.Mutex
 	var results []checkedFile
 	var wg sync.WaitGroup
@@ -265,7 +257,7 @@ func collectAndCheck(args []string, stderr io.Writer, extraRoots []string, deskt
 			defer wg.Done()
 			for _, queue := range []chan checkTarget{leaves, parents} {
 				for t := range queue {
-					r := checkOne(t, extraRoots, desktop, opened, walked)
+					r := checkOne(t, extraRoots, desktop, opened)
 					mu.Lock()
 					results = append(results, r)
 					mu.Unlock()
@@ -275,7 +267,7 @@ func collectAndCheck(args []string, stderr io.Writer, extraRoots []string, deskt
 	}
 	var deferred []checkTarget
 	deferredBytes := 0
-	failed := walkTargets(args, stderr, opened, walked, func(t checkTarget) {
+	failed := walkTargets(args, stderr, opened, func(t checkTarget) {
 		// parents wait in memory for the walk's end, up to a bound; past it they are checked at once
 		if namesSubRecipes(t.data) && deferredBytes+len(t.data) <= maxDeferredBytes {
 			deferred = append(deferred, t)
@@ -304,7 +296,7 @@ const maxDeferredBytes = 16 << 20
 func namesSubRecipes(data []byte) bool { return bytes.Contains(data, []byte("sub_recipes")) }
 
 // checkOne checks one target; it may read files inside its root and the --root folders.
-func checkOne(t checkTarget, extraRoots []string, desktop bool, opened *recipe.OpenRoots, walked *walkedFiles) checkedFile {
+func checkOne(t checkTarget, extraRoots []string, desktop bool, opened *recipe.OpenRoots) checkedFile {
 	abs := t.abs
 	if abs == "" {
 		var aerr error
@@ -313,7 +305,7 @@ func checkOne(t checkTarget, extraRoots []string, desktop bool, opened *recipe.O
 		}
 	}
 	roots := append([]string{t.root}, extraRoots...)
-	f := recipe.Check(abs, t.data, &recipe.Options{Roots: roots, DesktopHints: desktop, OpenRoots: opened, ShareChildInfo: true, FS: walked})
+	f := recipe.Check(abs, t.data, &recipe.Options{Roots: roots, DesktopHints: desktop, OpenRoots: opened, ShareChildInfo: true})
 	// the reports need the diagnostics and the line index only: the tree, template and model of every
 	// file checked are left to the collector instead of being held until the last file is done
 	return checkedFile{Path: t.path, File: &recipe.File{Path: t.path, Text: f.Text, Lines: f.Lines, Diags: f.Diags}}

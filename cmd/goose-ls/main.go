@@ -10,10 +10,6 @@ import (
 	"log/slog"
 	"os"
 
-	// first: on Linux, `run`, `acp` and `sessions` exec goose-ls-agent before the packages below initialise
-	_ "github.com/goose-ls/goose-ls/cmd/goose-ls/internal/earlyexec"
-	// then, for check and recipe, the heap on huge pages before those packages touch it
-	_ "github.com/goose-ls/goose-ls/cmd/goose-ls/internal/heapstart"
 	"github.com/goose-ls/goose-ls/lsp"
 	"github.com/goose-ls/goose-ls/lsp/agentrelay"
 )

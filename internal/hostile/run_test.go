@@ -20,7 +20,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goose-ls/goose-ls/internal/testbin"
 )
 
 const (
@@ -45,8 +44,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "goose-ls")
-	args := append([]string{"build", "-o", binary}, testbin.GooseLSLinkFlags()...)
-	build := exec.Command("go", append(args, "github.com/goose-ls/goose-ls/cmd/goose-ls")...)
+	build := exec.Command("go", "build", "-o", binary, "github.com/goose-ls/goose-ls/cmd/goose-ls")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as released
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)

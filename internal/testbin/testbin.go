@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -39,11 +38,7 @@ func Build(t testing.TB) Bins {
 		}
 		b := Bins{GooseLS: filepath.Join(dir, "goose-ls"), Agent: filepath.Join(dir, "goose-ls-agent"), MCPServer: filepath.Join(dir, "testserver")}
 		for pkg, out := range map[string]string{"./cmd/goose-ls": b.GooseLS, "./cmd/goose-ls-agent": b.Agent, "./agent/mcp/testserver": b.MCPServer} {
-			args := []string{"build", "-o", out}
-			if pkg == "./cmd/goose-ls" {
-				args = append(args, GooseLSLinkFlags()...)
-			}
-			cmd := exec.Command("go", append(args, pkg)...)
+			cmd := exec.Command("go", "build", "-o", out, pkg)
 			cmd.Dir = strings.TrimSpace(string(root))
 			cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // statically linked, as released
 			if msg, err := cmd.CombinedOutput(); err != nil {
@@ -57,18 +52,4 @@ func Build(t testing.TB) Bins {
 		t.Fatal(buildErr)
 	}
 	return built
-}
-
-// GooseLSLinkFlags are the `go build` flags goose-ls is released with on this platform (the Makefile's
-// ENTRY_LDFLAGS): EntryLinkFlags of the host.
-func GooseLSLinkFlags() []string { return EntryLinkFlags(runtime.GOOS, runtime.GOARCH) }
-
-// EntryLinkFlags are goose-ls's release link flags for goos/goarch: on linux/amd64 and linux/arm64 its own
-// ELF entry, which execs goose-ls-agent for the agent's commands before the Go runtime starts
-// (cmd/goose-ls/internal/earlyexec/entry_linux_*.s); none elsewhere.
-func EntryLinkFlags(goos, goarch string) []string {
-	if goos == "linux" && (goarch == "amd64" || goarch == "arm64") {
-		return []string{"-ldflags=-E=goose_ls_entry"}
-	}
-	return nil
 }

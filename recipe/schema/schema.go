@@ -195,7 +195,6 @@ func MustLoad() *Schema {
 func newCompiler() *jsonschema.Compiler {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft7
-	c.SkipMetaValidation = true
 	return c
 }
 

@@ -32,9 +32,8 @@ type Config struct {
 
 // Provider talks to the messages API.
 type Provider struct {
-	name    string
-	client  sdk.Client
-	baseURL string // for Warm's provider.Preconnect
+	name   string
+	client sdk.Client
 }
 
 // New builds a provider that ignores the SDK's environment defaults (goose-ls resolves its own
@@ -47,11 +46,9 @@ func New(cfg Config) *Provider {
 	if cfg.Timeout > 0 {
 		opts = append(opts, option.WithRequestTimeout(cfg.Timeout))
 	}
-	httpClient := cfg.HTTPClient
-	if httpClient == nil {
-		httpClient = provider.HTTPClient()
+	if cfg.HTTPClient != nil {
+		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
 	}
-	opts = append(opts, option.WithHTTPClient(httpClient))
 	for k, v := range cfg.Headers {
 		opts = append(opts, option.WithHeader(k, v))
 	}
@@ -59,11 +56,7 @@ func New(cfg Config) *Provider {
 	if name == "" {
 		name = "anthropic"
 	}
-	baseURL := cfg.BaseURL
-	if baseURL == "" {
-		baseURL = "https://api.anthropic.com"
-	}
-	return &Provider{name: name, client: sdk.NewClient(opts...), baseURL: baseURL}
+	return &Provider{name: name, client: sdk.NewClient(opts...)}
 }
 
 // Name is the provider's name ("anthropic" unless configured).

@@ -13,7 +13,6 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/responses"
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/goose-ls/goose-ls/agent/provider"
@@ -47,11 +46,10 @@ type Config struct {
 // Provider talks to one chat-completions or Responses endpoint.
 type Provider struct {
 	name      string
-	client    apiClient
+	client    sdk.Client
 	usage     bool
 	responses bool
 	noStream  bool
-	baseURL   string // Config.BaseURL, for Warm's provider.Preconnect
 }
 
 // New builds a provider; the SDK's own retries are off (provider.WithRetry does that).
@@ -78,11 +76,9 @@ func New(cfg Config) *Provider {
 	if cfg.Timeout > 0 {
 		opts = append(opts, option.WithRequestTimeout(cfg.Timeout))
 	}
-	httpClient := cfg.HTTPClient
-	if httpClient == nil {
-		httpClient = provider.HTTPClient()
+	if cfg.HTTPClient != nil {
+		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
 	}
-	opts = append(opts, option.WithHTTPClient(httpClient))
 	for k, vs := range cfg.Query {
 		for _, v := range vs {
 			opts = append(opts, option.WithQueryAdd(k, v))
@@ -99,29 +95,7 @@ func New(cfg Config) *Provider {
 	if name == "" {
 		name = "openai"
 	}
-	return &Provider{name: name, client: newAPIClient(opts), usage: cfg.IncludeUsage, responses: cfg.Responses, noStream: cfg.NoStream,
-		baseURL: cfg.BaseURL}
-}
-
-// apiClient holds the two services of the SDK's client a provider calls. sdk.NewClient builds all of
-// its ~30 services, each with its own copy of the options (~0.5 ms of every run's start-up, on the path
-// the first request waits for); these two are built the same way from the same options.
-type apiClient struct {
-	Chat struct {
-		Completions sdk.ChatCompletionService
-	}
-	Responses responses.ResponseService
-}
-
-// newAPIClient composes the options as sdk.NewClient does (the SDK's environment defaults —
-// OPENAI_ORG_ID, OPENAI_PROJECT_ID, OPENAI_CUSTOM_HEADERS… — first, opts after them) and builds the
-// chat-completions and Responses services.
-func newAPIClient(opts []option.RequestOption) apiClient {
-	opts = append(sdk.DefaultClientOptions(), opts...)
-	var c apiClient
-	c.Chat.Completions = sdk.NewChatCompletionService(opts...)
-	c.Responses = responses.NewResponseService(opts...)
-	return c
+	return &Provider{name: name, client: sdk.NewClient(opts...), usage: cfg.IncludeUsage, responses: cfg.Responses, noStream: cfg.NoStream}
 }
 
 // Name is the provider's name.

@@ -3,43 +3,20 @@
 
 package openai
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // DefaultChatPath is OpenAI's chat completions path; only this path leaves the choice to the model.
 const DefaultChatPath = "v1/chat/completions"
 
-// IsResponsesModel reports whether goose sends model to the Responses API on the default path: goose's
-// is_openai_responses_model, the regular expression (?i)(?:^|[-/])(?:o\d+(?:$|-)|gpt-5(?:$|[-.])) — every
-// o-series and gpt-5 name, anywhere in the identifier (goose-o3-mini, openai/gpt-5.1-codex), but not gpt-4o
-// or gpt-oss. Matched by hand: compiling the expression cost ~0.4 ms of every run's start-up, on the path
-// the first request waits for (routing_test.go checks it against the expression).
-func IsResponsesModel(model string) bool {
-	for i := 0; i < len(model); i++ {
-		if (i == 0 || model[i-1] == '-' || model[i-1] == '/') && responsesModelAt(model[i:]) {
-			return true
-		}
-	}
-	return false
-}
+// responsesModel is goose's is_openai_responses_model expression: every o-series and gpt-5 name,
+// anywhere in the identifier (goose-o3-mini, openai/gpt-5.1-codex), but not gpt-4o or gpt-oss.
+var responsesModel = regexp.MustCompile(`(?i)(?:^|[-/])(?:o\d+(?:$|-)|gpt-5(?:$|[-.]))`)
 
-// responsesModelAt reports whether s starts with o<digits> followed by its end or '-', or with gpt-5
-// followed by its end, '-' or '.' (letters in either case).
-func responsesModelAt(s string) bool {
-	lower := func(c byte) byte { return c | 0x20 } // ASCII letters only: callers compare with letters
-	if len(s) >= 2 && lower(s[0]) == 'o' && isDigit(s[1]) {
-		j := 1
-		for j < len(s) && isDigit(s[j]) {
-			j++
-		}
-		return j == len(s) || s[j] == '-'
-	}
-	if len(s) >= 5 && lower(s[0]) == 'g' && lower(s[1]) == 'p' && lower(s[2]) == 't' && s[3] == '-' && s[4] == '5' {
-		return len(s) == 5 || s[5] == '-' || s[5] == '.'
-	}
-	return false
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+// IsResponsesModel reports whether goose sends model to the Responses API on the default path.
+func IsResponsesModel(model string) bool { return responsesModel.MatchString(model) }
 
 // normalizePath strips trailing slashes, keeping one leading slash if there was one.
 func normalizePath(p string) string {

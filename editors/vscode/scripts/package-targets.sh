@@ -42,9 +42,7 @@ for t in "${targets[@]}"; do
   exe=goose-ls agent=goose-ls-agent; [ "$goos" = windows ] && exe=goose-ls.exe agent=goose-ls-agent.exe
   rm -rf "$ext/bin"
   mkdir -p "$ext/bin/$(bin_dir "$t")"
-  # linux/amd64, linux/arm64: goose-ls's own ELF entry execs the agent for run, acp and sessions (Makefile, ENTRY_LDFLAGS)
-  entry=""; case "$goos/$goarch" in linux/amd64 | linux/arm64) entry="-E=goose_ls_entry" ;; esac
-  CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch "$go" build -trimpath -ldflags "-s -w $entry" -o "$ext/bin/$(bin_dir "$t")/$exe" ./cmd/goose-ls
+  CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch "$go" build -trimpath -ldflags "-s -w" -o "$ext/bin/$(bin_dir "$t")/$exe" ./cmd/goose-ls
   # the agent binary beside it: goose-ls runs it for the agent's commands and the editor's agent runs
   CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch "$go" build -trimpath -ldflags "-s -w" -o "$ext/bin/$(bin_dir "$t")/$agent" ./cmd/goose-ls-agent
   (cd "$ext" && npx vsce package --no-dependencies --target "$t" -o "dist-vsix/goose-ls-$t.vsix")

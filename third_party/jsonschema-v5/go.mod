@@ -1,3 +1,0 @@
-module github.com/santhosh-tekuri/jsonschema/v5
-
-go 1.19

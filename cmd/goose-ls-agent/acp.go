@@ -4,6 +4,8 @@
 package main
 
 import (
+	"github.com/goose-ls/goose-ls/internal/version"
+
 	"context"
 	"errors"
 	"flag"
@@ -37,7 +39,7 @@ func runACP(args []string, stderr io.Writer) int {
 	slog.SetDefault(slog.New(newLogHandler(stderr, logLevel(*debug), redactor)))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := acp.Serve(ctx, os.Stdin, os.Stdout, acp.Options{Version: version, NoSessions: *noSession, Redactor: redactor}); err != nil {
+	if err := acp.Serve(ctx, os.Stdin, os.Stdout, acp.Options{Version: version.Build().Version, NoSessions: *noSession, Redactor: redactor}); err != nil {
 		fmt.Fprintln(stderr, "goose-ls acp:", err)
 		return 1
 	}

@@ -13,11 +13,10 @@ import (
 	"syscall"
 
 	"github.com/goose-ls/goose-ls/agent"
+	"github.com/goose-ls/goose-ls/internal/version"
 	"github.com/goose-ls/goose-ls/lsp/agentrelay"
 	"github.com/goose-ls/goose-ls/lsp/editoragent"
 )
-
-var version = "0.1.0-dev"
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -53,7 +52,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "relay":
 		return runRelay()
 	case "version", "--version", "-v":
-		fmt.Fprintln(stdout, "goose-ls-agent", version)
+		fmt.Fprintln(stdout, version.Line("goose-ls-agent"))
 		return 0
 	case "help", "-h", "--help":
 		usage(stdout)

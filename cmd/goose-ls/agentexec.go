@@ -1,17 +1,22 @@
-// goose-ls-agent, the binary of the agent's commands: found beside this executable (else on PATH), run in
+// goose-ls-agent, the binary of the agent's commands: found beside this executable, run in
 // this process's place for `run`, `acp` and `sessions`, and started as the language server's agent
 // process (`goose-ls-agent relay`) on its first agent command.
 
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/goose-ls/goose-ls/internal/version"
 )
 
 // agentBinary is goose-ls-agent's file name on this platform.
@@ -22,21 +27,38 @@ func agentBinary() string {
 	return "goose-ls-agent"
 }
 
-// findAgent is goose-ls-agent beside this executable, else the one on PATH.
-func findAgent() (string, error) {
-	if self, err := os.Executable(); err == nil {
-		if resolved, err := filepath.EvalSymlinks(self); err == nil {
-			self = resolved
-		}
-		beside := filepath.Join(filepath.Dir(self), agentBinary())
-		if st, err := os.Stat(beside); err == nil && st.Mode().IsRegular() {
-			return beside, nil
-		}
+// findAgent is goose-ls-agent beside this executable (symlinks resolved), built from the same module
+// version: the one place goose-ls looks, so an older agent elsewhere on PATH is never run by mistake.
+// Both executables come from one install line (version.InstallCommand) or one release archive.
+var findAgent = sync.OnceValues(func() (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("cannot find goose-ls's own executable to look for %s beside it: %w", agentBinary(), err)
 	}
-	if p, err := exec.LookPath(agentBinary()); err == nil {
-		return p, nil
+	if resolved, err := filepath.EvalSymlinks(self); err == nil {
+		self = resolved
 	}
-	return "", errors.New(agentBinary() + " is neither beside goose-ls nor on PATH (install both: go install github.com/goose-ls/goose-ls/cmd/...@latest)")
+	bin := filepath.Join(filepath.Dir(self), agentBinary())
+	if st, err := os.Stat(bin); err != nil || !st.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not installed beside %s; install both with: %s", agentBinary(), self, version.InstallCommand)
+	}
+	return bin, checkAgentVersion(bin)
+})
+
+// checkAgentVersion runs `goose-ls-agent version` and compares its line with the one this build expects:
+// an agent from another version would speak another relay protocol or run another goose's rules.
+func checkAgentVersion(bin string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "version").Output()
+	if err != nil {
+		return fmt.Errorf("%s does not start (%v); reinstall both with: %s", bin, err, version.InstallCommand)
+	}
+	got, want := strings.TrimSpace(string(out)), version.Line("goose-ls-agent")
+	if got != want {
+		return fmt.Errorf("%s is another version (%q, goose-ls expects %q); reinstall both with: %s", bin, got, want, version.InstallCommand)
+	}
+	return nil
 }
 
 // execAgent runs goose-ls-agent with args in this process's place (its exit code is this command's).

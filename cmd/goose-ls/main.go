@@ -1,6 +1,7 @@
 // Command goose-ls is the goose recipe language server and its CLI: check, recipe, schema, version. The
-// agent's commands (run, acp, sessions) and the server's agent runs are goose-ls-agent's, a separate binary
-// beside it: this one links no provider SDK, SQLite or MCP, so it starts in half the time and memory.
+// agent's commands (run, acp, sessions) and the server's agent runs are goose-ls-agent's, a separate
+// executable installed beside it: the server and `check` link no provider SDK, SQLite or MCP, so they
+// stay small in memory, and an agent crash never takes the language server down.
 package main
 
 import (
@@ -10,11 +11,10 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/goose-ls/goose-ls/internal/version"
 	"github.com/goose-ls/goose-ls/lsp"
 	"github.com/goose-ls/goose-ls/lsp/agentrelay"
 )
-
-var version = "0.1.0-dev"
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -38,7 +38,7 @@ Usage:
   goose-ls recipe validate RECIPE                     validate a recipe as goose does
   goose-ls sessions [ID]                              list stored sessions, or show one
   goose-ls schema                                     print the recipe JSON Schema
-  goose-ls version                                    print the version
+  goose-ls version                                    print the version, commit and the goose version it agrees with
 `)
 }
 
@@ -62,7 +62,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "schema":
 		return runSchema(stdout)
 	case "version", "--version", "-v":
-		fmt.Fprintln(stdout, "goose-ls", version)
+		fmt.Fprintln(stdout, version.Line("goose-ls"))
 		return 0
 	case "help", "-h", "--help":
 		usage(stdout)
@@ -82,6 +82,7 @@ func (stdio) Close() error                { return os.Stdin.Close() }
 
 // runServe speaks LSP on stdin/stdout; logs go to stderr only.
 func runServe() int {
-	lsp.Version = version
+	b := version.Build()
+	lsp.Version = b.Version + " (goose " + version.Goose + ")"
 	return lsp.Serve(context.Background(), stdio{}, lsp.Options{Agent: agentrelay.New(startAgentRelay)})
 }

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"github.com/goose-ls/goose-ls/internal/version"
+
 	"encoding/json"
 	"fmt"
 	"io"
@@ -141,7 +143,7 @@ func writeSARIF(w io.Writer, results []checkedFile) error {
 		"version": "2.1.0",
 		"runs": []any{map[string]any{
 			"tool": map[string]any{"driver": map[string]any{
-				"name": "goose-ls", "version": version, "informationUri": "https://github.com/goose-ls/goose-ls", "rules": rules,
+				"name": "goose-ls", "version": version.Build().Version, "informationUri": "https://github.com/goose-ls/goose-ls", "rules": rules,
 			}},
 			"columnKind": "utf16CodeUnits",
 			"results":    res,

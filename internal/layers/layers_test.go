@@ -53,7 +53,7 @@ func TestLayers(t *testing.T) {
 		{"recipe", module + "acp", nil},
 		{"lsp", module + "acp", nil},
 		{"acp", module + "lsp", nil},
-		{"", "go.lsp.dev/", []string{"lsp", "cmd"}},
+		{"", "go.lsp.dev/", []string{"lsp", "cmd", "internal/lspbench"}},
 		{"", "github.com/mark3labs/mcp-go", []string{"agent/mcp", "cmd/goose-ls-agent"}},
 		{"", "github.com/openai/openai-go", []string{"agent/provider/openai"}},
 		{"", "github.com/anthropics/anthropic-sdk-go", []string{"agent/provider/anthropic"}},

@@ -9,7 +9,7 @@ local function binary(h, cmd)
   local exe = vim.fn.exepath(cmd[1])
   if exe == '' then
     h.error(cmd[1] .. ' is not executable', {
-      'go install github.com/goose-ls/goose-ls/cmd/goose-ls@latest github.com/goose-ls/goose-ls/cmd/goose-ls-agent@latest (then put $(go env GOPATH)/bin on PATH)',
+      'go install github.com/goose-ls/goose-ls/cmd/...@latest (then put $(go env GOPATH)/bin on PATH)',
       'or use the copy inside the VS Code extension: ~/.vscode/extensions/goose-ls.goose-ls-*/bin/<platform>/goose-ls',
       'or pass its path: require("goose_ls").setup({ cmd = { "/path/to/goose-ls" } })',
     })
@@ -21,14 +21,18 @@ local function binary(h, cmd)
     return
   end
   h.ok('found ' .. exe .. ' (' .. vim.trim(out) .. ')')
-  -- agent runs (GooseRun, GooseAsk) need goose-ls-agent beside goose-ls or on PATH
+  -- agent runs (GooseRun, GooseAsk) need goose-ls-agent of the same build beside goose-ls
   local beside = vim.fn.fnamemodify(vim.fn.resolve(exe), ':h') .. '/goose-ls-agent'
-  if vim.fn.executable(beside) == 1 or vim.fn.exepath('goose-ls-agent') ~= '' then
-    h.ok('found goose-ls-agent (agent runs)')
+  local fix = { 'go install github.com/goose-ls/goose-ls/cmd/...@latest' }
+  if vim.fn.executable(beside) ~= 1 then
+    h.warn('goose-ls-agent is not installed beside ' .. exe .. ': checking works, agent runs do not', fix)
+    return
+  end
+  local agent = vim.trim(vim.fn.system({ beside, 'version' }))
+  if agent:gsub('^goose%-ls%-agent ', '') == vim.trim(out):gsub('^goose%-ls ', '') then
+    h.ok('found ' .. beside .. ' (agent runs)')
   else
-    h.warn('goose-ls-agent is neither beside ' .. exe .. ' nor on PATH: checking works, agent runs do not', {
-      'go install github.com/goose-ls/goose-ls/cmd/goose-ls-agent@latest',
-    })
+    h.warn(beside .. ' is another version (' .. agent .. '): agent runs refuse it', fix)
   end
 end
 

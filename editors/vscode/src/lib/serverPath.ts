@@ -40,6 +40,6 @@ export function findServer(opts: {
   return {
     error:
       `goose-ls was not found: this extension has no binary for ${platform}-${arch} and goose-ls is not on PATH. ` +
-      "Install it (and goose-ls-agent beside it, for agent runs) with `go install github.com/goose-ls/goose-ls/cmd/goose-ls@latest github.com/goose-ls/goose-ls/cmd/goose-ls-agent@latest` or set goose.serverPath.",
+      "Install it (and goose-ls-agent beside it, for agent runs) with `go install github.com/goose-ls/goose-ls/cmd/...@latest` or set goose.serverPath.",
   };
 }

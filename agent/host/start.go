@@ -327,4 +327,3 @@ func (h *Host) providers(cfg interface {
 		return h.Provider(cfg.Get, s)
 	}
 }
-

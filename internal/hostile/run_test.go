@@ -19,7 +19,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
 )
 
 const (

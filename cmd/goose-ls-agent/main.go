@@ -19,6 +19,10 @@ import (
 )
 
 func main() {
+	if err := version.CheckCaller(); err != nil {
+		fmt.Fprintln(os.Stderr, "goose-ls:", err)
+		os.Exit(1)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

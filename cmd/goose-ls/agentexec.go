@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/goose-ls/goose-ls/internal/version"
@@ -27,10 +26,11 @@ func agentBinary() string {
 	return "goose-ls-agent"
 }
 
-// findAgent is goose-ls-agent beside this executable (symlinks resolved), built from the same module
-// version: the one place goose-ls looks, so an older agent elsewhere on PATH is never run by mistake.
-// Both executables come from one install line (version.InstallCommand) or one release archive.
-var findAgent = sync.OnceValues(func() (string, error) {
+// findAgent is goose-ls-agent beside this executable (symlinks resolved): the one place goose-ls looks,
+// so an older agent elsewhere on PATH is never run by mistake. Both executables come from one install
+// line (version.InstallCommand) or one release archive; the agent itself refuses to run for another
+// build (version.CheckCaller).
+func findAgent() (string, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return "", fmt.Errorf("cannot find goose-ls's own executable to look for %s beside it: %w", agentBinary(), err)
@@ -42,11 +42,11 @@ var findAgent = sync.OnceValues(func() (string, error) {
 	if st, err := os.Stat(bin); err != nil || !st.Mode().IsRegular() {
 		return "", fmt.Errorf("%s is not installed beside %s; install both with: %s", agentBinary(), self, version.InstallCommand)
 	}
-	return bin, checkAgentVersion(bin)
-})
+	return bin, nil
+}
 
-// checkAgentVersion runs `goose-ls-agent version` and compares its line with the one this build expects:
-// an agent from another version would speak another relay protocol or run another goose's rules.
+// checkAgentVersion runs `goose-ls-agent version` before the language server starts its relay (once per
+// server), so a mismatched agent is the editor command's error sentence, not a relay that dies at once.
 func checkAgentVersion(bin string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -54,12 +54,14 @@ func checkAgentVersion(bin string) error {
 	if err != nil {
 		return fmt.Errorf("%s does not start (%v); reinstall both with: %s", bin, err, version.InstallCommand)
 	}
-	got, want := strings.TrimSpace(string(out)), version.Line("goose-ls-agent")
-	if got != want {
-		return fmt.Errorf("%s is another version (%q, goose-ls expects %q); reinstall both with: %s", bin, got, want, version.InstallCommand)
+	if got, want := strings.TrimSpace(string(out)), version.Line("goose-ls-agent"); got != want {
+		return fmt.Errorf("the goose-ls-agent beside goose-ls is another version (%q; goose-ls expects %q); reinstall both with: %s", got, want, version.InstallCommand)
 	}
 	return nil
 }
+
+// agentEnv is this process's environment with the agent version goose-ls expects.
+func agentEnv() []string { return append(os.Environ(), version.ExpectAgentEnv()) }
 
 // execAgent runs goose-ls-agent with args in this process's place (its exit code is this command's).
 func execAgent(args []string, stderr io.Writer) int {
@@ -91,7 +93,11 @@ func startAgentRelay() (io.ReadWriteCloser, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkAgentVersion(bin); err != nil {
+		return nil, err
+	}
 	cmd := exec.Command(bin, "relay")
+	cmd.Env = agentEnv()
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {

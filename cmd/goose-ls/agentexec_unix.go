@@ -7,13 +7,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"syscall"
 )
 
 // replaceProcess is a variable so tests can make sure no in-process test ever replaces the test binary.
 var replaceProcess = func(bin string, args []string, stderr io.Writer) int {
-	err := syscall.Exec(bin, append([]string{bin}, args...), os.Environ())
+	err := syscall.Exec(bin, append([]string{bin}, args...), agentEnv())
 	fmt.Fprintln(stderr, "goose-ls:", bin+":", err) // Exec returns only on failure
 	return 1
 }

@@ -15,6 +15,7 @@ import (
 
 var replaceProcess = func(bin string, args []string, stderr io.Writer) int {
 	cmd := exec.Command(bin, args...)
+	cmd.Env = agentEnv()
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	err := cmd.Run()
 	var exit *exec.ExitError

@@ -36,7 +36,7 @@ func main() {
 	minimal := flag.String("min", "bin/minagent", "minimal agent binary")
 	n := flag.Int("n", 30, "runs of each")
 	old := flag.String("old", "", "a folder with an earlier goose-ls and goose-ls-agent to compare in the same rotation")
-	serve := flag.Bool("serve", false, "only serve the scripted provider and print the environment a run needs (for strace, perf, inittrace by hand)")
+	serve := flag.Bool("serve", false, "only serve the scripted provider and print the environment a run needs (for strace or perf by hand)")
 	flag.Parse()
 	for _, p := range []*string{goose, agentBin, minimal} {
 		abs, err := filepath.Abs(*p)

@@ -3,6 +3,7 @@ package version
 
 import (
 	"fmt"
+	"os"
 	"runtime/debug"
 	"sync"
 )
@@ -66,4 +67,26 @@ func Line(prog string) string {
 		commit = "unknown"
 	}
 	return fmt.Sprintf("%s %s (commit %s; agrees with goose %s)", prog, b.Version, commit, Goose)
+}
+
+// callerEnv carries, from goose-ls to the goose-ls-agent it hands a command to, the agent version line
+// goose-ls expects, so the agent refuses to run for another build at no extra process start.
+const callerEnv = "GOOSE_LS_EXPECTS_AGENT"
+
+// ExpectAgentEnv is the environment entry goose-ls adds when it hands a command to goose-ls-agent.
+func ExpectAgentEnv() string { return callerEnv + "=" + Line("goose-ls-agent") }
+
+// CheckCaller runs first in goose-ls-agent: when goose-ls handed a command over expecting another build,
+// it returns the sentence to print. The entry is removed from the environment either way, so shell
+// commands and extensions the agent starts never see it.
+func CheckCaller() error {
+	want, ok := os.LookupEnv(callerEnv)
+	if !ok {
+		return nil
+	}
+	os.Unsetenv(callerEnv)
+	if got := Line("goose-ls-agent"); got != want {
+		return fmt.Errorf("the goose-ls-agent beside goose-ls is another version (%q; goose-ls expects %q); reinstall both with: %s", got, want, InstallCommand)
+	}
+	return nil
 }

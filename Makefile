@@ -4,7 +4,7 @@ BIN := bin/goose-ls
 FUZZTIME ?= 30s
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 
-.PHONY: all build check-examples test test-short lint bench bench-lsp bench-startup bench-agent bench-typing fuzz clean vsix \
+.PHONY: release all build check-examples test test-short lint bench bench-lsp bench-startup bench-agent bench-typing fuzz clean vsix \
 	vsix-targets vscode-test differential \
 	e2e-rootfs e2e-rootfs-trixie e2e-rootfs-forky
 
@@ -41,6 +41,7 @@ lint: $(STATICCHECK)
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) vet ./...
 	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) vet ./...
 	$(STATICCHECK) ./...
+	$(GO) run github.com/rhysd/actionlint/cmd/actionlint@v1.7.12 .github/workflows/*.yml
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./recipe/... ./cmd/... ./agent/... ./lsp/...
@@ -136,3 +137,12 @@ e2e-rootfs-trixie:
 
 e2e-rootfs-forky:
 	e2e/rootfs/build.sh $(E2E_ROOTFS)/forky forky neovim /usr/share/debootstrap/scripts/sid
+
+# A release (VERSION=vX.Y.Z): reproducible archives for every platform with SHA256SUMS in dist/ and the
+# ACP registry entry (internal/release), then the platform VS Code packages with the README's screenshots
+# from the last end-to-end run (e2e/artifacts: run .ci/run first).
+release:
+	@test -n "$(VERSION)" || { echo "usage: make release VERSION=vX.Y.Z" >&2; exit 2; }
+	$(GO) run ./internal/release -version $(VERSION) -out dist
+	VSIX_VERSION=$(VERSION:v%=%) VSIX_SCREENSHOTS=$(or $(GOOSE_E2E_ARTIFACTS),e2e/artifacts) GO=$(GO) $(VSCODE)/scripts/package-targets.sh
+	cp $(VSCODE)/dist-vsix/*.vsix dist/

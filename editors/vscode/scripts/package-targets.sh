@@ -28,6 +28,14 @@ goos_goarch() { # VS Code target → Go's GOOS GOARCH
 bin_dir() { case "$1" in alpine-*) echo "linux-${1#alpine-}" ;; linux-armhf) echo "linux-arm" ;; *) echo "$1" ;; esac; }
 
 mkdir -p "$out" "$ext/schema"
+# the README's screenshots come from the last end-to-end run in code-server (e2e/vscode*_test.go)
+if [ -n "${VSIX_SCREENSHOTS:-}" ]; then
+  mkdir -p "$ext/media/screenshots"
+  for shot in vscode/1-problems.png vscode/2-quickfix-menu.png vscode/4-run-transcript.png vscode-view/10-view-approval.png vscode-view/12-view-review-diff.png; do
+    [ -s "$VSIX_SCREENSHOTS/$shot" ] || { echo "missing $VSIX_SCREENSHOTS/$shot: run the VS Code end-to-end tests first (.ci/run)" >&2; exit 1; }
+    cp "$VSIX_SCREENSHOTS/$shot" "$ext/media/screenshots/$(basename "$shot")"
+  done
+fi
 "$go" run ./cmd/goose-ls schema > "$ext/schema/recipe.schema.json"
 (cd "$ext" && npm ci --no-audit --no-fund && npm run typecheck && npm run build)
 
@@ -45,6 +53,8 @@ for t in "${targets[@]}"; do
   CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch "$go" build -trimpath -ldflags "-s -w" -o "$ext/bin/$(bin_dir "$t")/$exe" ./cmd/goose-ls
   # the agent binary beside it: goose-ls runs it for the agent's commands and the editor's agent runs
   CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch "$go" build -trimpath -ldflags "-s -w" -o "$ext/bin/$(bin_dir "$t")/$agent" ./cmd/goose-ls-agent
-  (cd "$ext" && npx vsce package --no-dependencies --target "$t" -o "dist-vsix/goose-ls-$t.vsix")
+  # VSIX_VERSION (make release): the release's version, without touching package.json
+  (cd "$ext" && npx vsce package ${VSIX_VERSION:+"$VSIX_VERSION" --no-git-tag-version --no-update-package-json} \
+    --no-dependencies --target "$t" -o "dist-vsix/goose-ls-$t.vsix")
   echo "packaged $out/goose-ls-$t.vsix"
 done

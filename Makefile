@@ -85,6 +85,8 @@ clean:
 
 # The differential harness on SEEDS fresh random seeds (printed; rerun them with
 # `go test ./internal/differential -run '^TestDifferential$' -v -args -seeds=a,b`), against issue 12's targets.
+# The references: ../shared/tools/minijinja-oracle-2.24/mj-oracle (minijinja 2.24.0, what goose resolves
+# today) and libyaml (python3-yaml).
 SEEDS ?= 5
 differential:
 	$(GO) test -run '^TestDifferential$$' -count=1 -v -timeout 60m ./internal/differential -args -fresh=$(SEEDS)

@@ -97,8 +97,10 @@ type File struct {
 	Pre      *template.Preprocessed
 	Template *template.Template
 	Analysis *template.Analysis
-	// Parents are templates loaded through extends/include during the validation render.
-	Parents []*template.Template
+	// Parents are templates loaded through extends/include/import during the validation render;
+	// parentAt[i] is the statement of the file (pre-processed text) that led to loading Parents[i].
+	Parents  []*template.Template
+	parentAt []template.Range
 	// Inherits reports that goose renders the file before parsing it (extends/include present).
 	Inherits bool
 	// RenderSteps is what the validation render cost (at most template.DefaultMaxSteps).
@@ -316,6 +318,10 @@ func (f *File) checkTemplate(fsys FS) {
 func (f *File) renderTemplate(fsys FS) {
 	out, rerr := f.Template.Render(nil, template.RenderOptions{Undefined: template.Lenient, Loader: f.loader(fsys), Context: f.ctx})
 	f.Parents, f.RenderSteps = out.Loaded, out.Steps
+	f.parentAt = make([]template.Range, len(out.Loaded))
+	for i := range out.Loaded {
+		f.parentAt[i], _ = out.RootSite(f.Template.Name, i)
+	}
 	if rerr != nil {
 		f.renderFailed = true
 		if errors.Is(rerr, context.Canceled) || errors.Is(rerr, context.DeadlineExceeded) {

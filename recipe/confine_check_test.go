@@ -105,7 +105,7 @@ func includeSrc(tag string) string {
 
 func TestTemplateReadsStayInRecipeFolder(t *testing.T) {
 	h := newHostileTree(t)
-	goose := "template path must stay within the recipe directory"
+	goose := "invalid operation: template path must stay within the recipe directory"
 	cases := []confineCase{
 		{name: "include symlink out", src: includeSrc(`{% include "link-out.yaml" %}`), want: []string{"TPL-RUNTIME 1:1-1:30"}, msg: goose},
 		{name: "include dot-dot", src: includeSrc(`{% include "../outside/secret.yaml" %}`), want: []string{"TPL-RUNTIME 1:1-1:39"}, msg: goose},

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/goose-ls/goose-ls/recipe/template"
@@ -42,13 +43,18 @@ func (f *File) readRoots() []string {
 // reader reads files the recipe names, inside its roots.
 func (f *File) reader(fsys FS) confinedReader { return newConfinedReader(fsys, f.readRoots()) }
 
-// errOutsideDir is goose's message for template paths that leave the recipe folder.
-var errOutsideDir = errors.New("template path must stay within the recipe directory")
+// errOutsideDir is goose's loader error for template paths that leave the recipe folder (an
+// InvalidOperation, so minijinja prints its kind first).
+var errOutsideDir = errors.New("invalid operation: template path must stay within the recipe directory")
 
-// confinedPath resolves a template name against dir, refusing absolute paths and `..` escapes (symlinks
-// that leave dir are refused when the file is opened, through os.Root).
+// confinedPath resolves a template name against dir, refusing what goose's loader refuses before it
+// reads: an absolute path, or any `..` component, even one that stays inside (`sub/../a.txt`). Symlinks
+// that leave dir are refused when the file is opened, through os.Root.
 func confinedPath(dir, name string) (string, error) {
 	if filepath.IsAbs(name) || strings.HasPrefix(name, "/") || strings.HasPrefix(name, `\`) {
+		return "", errOutsideDir
+	}
+	if slices.Contains(strings.FieldsFunc(name, isPathSeparator), "..") {
 		return "", errOutsideDir
 	}
 	clean := filepath.Clean(filepath.Join(dir, name))
@@ -60,3 +66,6 @@ func confinedPath(dir, name string) (string, error) {
 
 // loader loads parents and includes from the recipe's folder, as goose's minijinja loader does.
 func (f *File) loader(fsys FS) template.Loader { return TemplateLoader(f.Dir(), fsys) }
+
+// isPathSeparator is a separator of the components goose's loader inspects (Rust's Path on this OS).
+func isPathSeparator(r rune) bool { return r == '/' || r == filepath.Separator }

@@ -108,12 +108,26 @@ func (f *File) checkTemplateVariables() {
 			Data: map[string]string{"name": u.Name}}
 		f.add(d)
 	}
-	for _, t := range f.Parents {
+	// goose counts the variables of every template its validation render loaded (extends, include,
+	// import, from ... import, and what those load in turn): each missing one is reported at the
+	// statement of this file that led to the load
+	type siteName struct {
+		at   template.Range
+		name string
+	}
+	reported := map[siteName]bool{}
+	for i, t := range f.Parents {
+		var site template.Range // the file's start when the render did not record one
+		if i < len(f.parentAt) {
+			site = f.parentAt[i]
+		}
 		for _, u := range template.Analyze(t).Uses {
-			if u.Name == BuiltinRecipeDir || keys[u.Name] || f.Template.Extends == nil {
+			at := siteName{site, u.Name}
+			if u.Name == BuiltinRecipeDir || keys[u.Name] || reported[at] {
 				continue
 			}
-			f.add(Diagnostic{R: f.fromPre(f.Template.Extends.R), Severity: SeverityError, Code: CodeParamUndefined,
+			reported[at] = true
+			f.add(Diagnostic{R: f.fromPre(at.at), Severity: SeverityError, Code: CodeParamUndefined,
 				Message: fmt.Sprintf("Missing definitions for parameters in the recipe file: %s. (used in %s)", u.Name, t.Name),
 				Data:    map[string]string{"name": u.Name}})
 		}

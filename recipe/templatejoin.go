@@ -30,7 +30,7 @@ func (f *File) templateStage(ctx context.Context, fsys FS, concurrent bool) (joi
 		}
 		joined = true
 		goOn = <-done
-		f.Template, f.Analysis, f.Parents, f.RenderSteps, f.renderFailed = g.Template, g.Analysis, g.Parents, g.RenderSteps, g.renderFailed
+		f.Template, f.Analysis, f.Parents, f.parentAt, f.RenderSteps, f.renderFailed = g.Template, g.Analysis, g.Parents, g.parentAt, g.RenderSteps, g.renderFailed
 		f.Inherits = g.Inherits // false: concurrent only without extends/include, so rendered is not kept
 		diags := g.Diags
 		if g.stopped {

@@ -26,13 +26,14 @@ const (
 	DimRunMsg
 	DimYAML
 	DimYAMLMsg
+	DimParams
 	numDims
 )
 
 var dimNames = [numDims]string{
 	"template syntax verdict", "template syntax message", "validation render verdict", "validation render message",
 	"validation render output", "undeclared variables", "variables of the file alone", "run-time render verdict", "run-time render output",
-	"run-time render message", "YAML verdict", "YAML message",
+	"run-time render message", "YAML verdict", "YAML message", "parameter verdict",
 }
 
 func (d Dim) String() string { return dimNames[d] }
@@ -58,7 +59,7 @@ var inheritRE = regexp.MustCompile(`\{%-?\s*(extends|include)`)
 
 // yamlInput is the text goose's YAML step parses, or false when goose stops before it (template errors).
 func yamlInput(o *MJAnswer) (string, bool) {
-	if o.Crashed || o.Panic != nil || o.Syntax != nil || o.LenientError != nil || o.Pre == nil {
+	if o.Crashed || o.Panic != nil || o.Syntax != nil || o.LenientError != nil || o.Refused != nil || o.Pre == nil {
 		return "", false
 	}
 	if inheritRE.MatchString(*o.Pre) {
@@ -97,6 +98,14 @@ func Compare(c *Case, o *MJAnswer, e *EngineResult, y *YAMLAnswer) []Finding {
 	if o.Syntax == nil && e.Syntax == nil {
 		// undeclared_variables(true) of the file's own template, whatever the render does
 		add(DimVarsMain, slices.Equal(sorted(o.VarsMain), e.VarsMain), strings.Join(sorted(o.VarsMain), " "), strings.Join(e.VarsMain, " "))
+		if o.Refused != nil {
+			// goose's loader refuses a template the oracle's read: its validation render fails there
+			add(DimRender, e.Runtime != nil, o.Refused.Display, orOK(e.Runtime))
+			if e.Runtime != nil {
+				add(DimRenderMsg, o.Refused.Display == *e.Runtime, o.Refused.Display, *e.Runtime)
+			}
+			return fs
+		}
 		compareRender(o, e, add)
 	}
 	// goose run validates first (syntax, validation render) and renders with the values only then
@@ -108,8 +117,45 @@ func Compare(c *Case, o *MJAnswer, e *EngineResult, y *YAMLAnswer) []Finding {
 		if y.Error != nil && e.YAML != nil {
 			add(DimYAMLMsg, sameYAMLMessage(*y.Error, *e.YAML), *y.Error, *e.YAML)
 		}
+		if y.Error == nil && c.Kind == "loads" && e.Syntax == nil && e.Runtime == nil && e.YAML == nil {
+			compareParams(o, e, add)
+		}
 	}
 	return fs
+}
+
+// compareParams compares goose's parameter verdict on a generated loads recipe (which goose reaches when
+// its template and YAML steps pass): the variables of every template the validation render loaded,
+// recipe_dir left out, against the parameter keys of the text goose parses.
+func compareParams(o *MJAnswer, e *EngineResult, add func(Dim, bool, string, string)) {
+	text, _ := yamlInput(o)
+	keys := map[string]bool{}
+	for _, m := range paramKeyRE.FindAllStringSubmatch(text, -1) {
+		keys[m[1]] = true
+	}
+	vars := map[string]bool{}
+	var missing, extra []string
+	for _, v := range o.Vars {
+		if v == "recipe_dir" {
+			continue
+		}
+		vars[v] = true
+		if !keys[v] {
+			missing = append(missing, v)
+		}
+	}
+	for k := range keys {
+		if !vars[k] {
+			extra = append(extra, k)
+		}
+	}
+	slices.Sort(missing)
+	slices.Sort(extra)
+	verdict := func(missing, extra []string) string {
+		return "missing: " + strings.Join(missing, " ") + "; unnecessary: " + strings.Join(extra, " ")
+	}
+	want, got := verdict(missing, extra), verdict(e.Missing, e.Unnecessary)
+	add(DimParams, want == got, want, got)
 }
 
 func compareRender(o *MJAnswer, e *EngineResult, add func(Dim, bool, string, string)) {
@@ -220,6 +266,8 @@ func classOf(d Dim, goose, gooseLS string) string {
 			return "goose accepts, goose-ls: " + shape(gooseLS)
 		}
 		return "goose-ls accepts, goose: " + shape(goose)
+	case DimParams:
+		return fmt.Sprintf("goose %s, goose-ls %s", goose, gooseLS)
 	case DimVars, DimVarsMain:
 		w, g := strings.Fields(goose), strings.Fields(gooseLS)
 		var missing, extra []string

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -34,6 +35,9 @@ type EngineResult struct {
 	Strict, StrictErr *string
 	// Internal is an INTERNAL-ERROR or CHECK-STOPPED message: the engine failed on this input.
 	Internal *string
+	// Missing and Unnecessary are the names of the PARAM-UNDEFINED and PARAM-UNUSED diagnostics (goose's
+	// "Missing definitions" and "Unnecessary parameter definitions"), sorted, each once.
+	Missing, Unnecessary []string
 }
 
 // RunEngine checks text as the recipe dir/recipe.yaml, and renders it with values when values is not nil.
@@ -58,6 +62,10 @@ func RunEngine(dir, text string, values map[string]string) (res EngineResult) {
 			yamlDiags = append(yamlDiags, d)
 		case recipe.CodeInternalError, recipe.CodeCheckStopped:
 			res.Internal = first(res.Internal, d.Code+": "+d.Message)
+		case recipe.CodeParamUndefined:
+			res.Missing = addName(res.Missing, d.Data["name"])
+		case recipe.CodeParamUnused:
+			res.Unnecessary = addName(res.Unnecessary, d.Data["param"])
 		}
 	}
 	sort.SliceStable(yamlDiags, func(i, j int) bool { return yamlDiags[i].R.Start < yamlDiags[j].R.Start })
@@ -110,6 +118,15 @@ func lenientOutput(ctx context.Context, dir, text string) *string {
 		return ptr("\uFEFF" + out.Text)
 	}
 	return &out.Text
+}
+
+// addName adds n to the sorted set names.
+func addName(names []string, n string) []string {
+	i, found := slices.BinarySearch(names, n)
+	if found {
+		return names
+	}
+	return slices.Insert(names, i, n)
 }
 
 func first(cur *string, msg string) *string {

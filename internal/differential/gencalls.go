@@ -1,5 +1,5 @@
 // Calls of filters, tests and globals with random arguments: positional and keyword, of every type, and the
-// Jinja2-style shapes minijinja 2.20 refuses or reads differently (issue 12: its argument binding).
+// Jinja2-style shapes minijinja 2.24 refuses or reads differently (issue 12: its argument binding).
 
 package differential
 

@@ -91,6 +91,9 @@ func (h *Harness) Evaluate(cases []Case) []Result {
 	close(next)
 	wg.Wait()
 	answers := <-answersCh
+	for i := range answers {
+		answers[i].Refused = refusal(h.Dir, cases[i].Text, &answers[i])
+	}
 	var texts []string
 	var at []int
 	for i := range cases {

@@ -1,4 +1,4 @@
-// The minijinja reference: mj-oracle (minijinja 2.20 with goose's features, driven as goose drives it).
+// The minijinja reference: mj-oracle (minijinja 2.24 with goose's features, driven as goose drives it).
 
 package differential
 
@@ -25,7 +25,7 @@ type MJError struct {
 	Display string `json:"display"`
 }
 
-// MJAnswer is mj-oracle's answer (README of tools/minijinja-oracle).
+// MJAnswer is mj-oracle's answer (README of tools/minijinja-oracle-2.24).
 type MJAnswer struct {
 	ID            string   `json:"id"`
 	PreChanged    bool     `json:"pre_changed"`
@@ -42,6 +42,9 @@ type MJAnswer struct {
 	Panic         *string  `json:"panic"`
 	// Crashed is set here (not by the oracle) when the process died on this input.
 	Crashed bool `json:"-"`
+	// Refused is set by the harness (not the oracle): the error goose's loader gives today on a template
+	// this render loaded that mj-oracle's loader (goose 1.38's) read (refusals.go); nil when none.
+	Refused *MJError `json:"-"`
 }
 
 // MiniJinja is one long-lived mj-oracle process.

@@ -18,7 +18,7 @@ import (
 )
 
 const (
-	oracleBin = "../../../shared/tools/minijinja-oracle/mj-oracle"
+	oracleBin = "../../../shared/tools/minijinja-oracle-2.24/mj-oracle"
 	corpusDir = "../../../shared/corpus/recipes"
 )
 

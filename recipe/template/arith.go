@@ -23,11 +23,7 @@ func (ec *evalCtx) arith(e *Binary, l, r Value) (Value, error) {
 		if err := ec.fitsItems(e.R, len(l.seq)+len(r.seq), 0); err != nil {
 			return Value{}, err
 		}
-		joined := sizedIterValue(append(append(make([]Value, 0, len(l.seq)+len(r.seq)), l.seq...), r.seq...))
-		if l.iter == iterUnsized || r.iter == iterUnsized {
-			joined.iter = iterUnsized
-		}
-		return ec.fitsValue(e.R, joined)
+		return ec.fitsValue(e.R, concatSeqs(l, r))
 	case e.Op == "*" && (l.kind == KindString || r.kind == KindString):
 		// minijinja's mul: a string on either side repeats; the other side must convert to usize
 		v, n := l, r
@@ -90,19 +86,23 @@ func repeatsSequence(l, r Value) bool {
 }
 
 // repeatCount is minijinja's `as_usize` of a repetition count: an integer, a bool or an integral
-// float that is not negative; -1 when it does not convert.
+// float that is not negative; -1 when it does not convert. A usize past int64 (up to 2^64-1) counts as
+// math.MaxInt64: too many for any value but the empty string.
 func repeatCount(n Value) int64 {
 	switch n.kind {
 	case KindInt:
 		if n.wide != nil {
+			if n.wide.Sign() > 0 && n.wide.Cmp(u64Max) <= 0 {
+				return math.MaxInt64
+			}
 			return -1 // not a usize
 		}
 		return max(n.i, -1)
 	case KindBool:
 		return n.asInt()
 	case KindFloat:
-		if n.f >= 0 && n.f == math.Trunc(n.f) && n.f < math.MaxInt64 {
-			return int64(n.f)
+		if n.f >= 0 && n.f == math.Trunc(n.f) && n.f < two64 {
+			return int64(min(n.f, math.MaxInt64))
 		}
 	}
 	return -1
@@ -142,6 +142,30 @@ func (v Value) asI128() (int64, bool) {
 	return 0, false
 }
 
+// maxConcatDepth is minijinja's MergeSeq::MAX_DEPTH: a chain of `+` deeper than this is flattened.
+const maxConcatDepth = 32
+
+// concatSeqs is `a + b` of two sequences: minijinja 2.24 keeps it as a lazy iterable of the operands
+// (an iterator of known length unless one operand has none) and, once 33 of them are chained, turns
+// the chain into a plain list when every operand has a length (otherwise it only flattens the chain).
+func concatSeqs(l, r Value) Value {
+	joined := sizedIterValue(append(append(make([]Value, 0, len(l.seq)+len(r.seq)), l.seq...), r.seq...))
+	if l.iter == iterUnsized || r.iter == iterUnsized {
+		joined.iter = iterUnsized
+	}
+	joined.concat = max(l.concat, r.concat) + 1
+	if joined.concat > maxConcatDepth {
+		joined.concat = 1
+		if joined.iter == iterSized {
+			joined.iter, joined.concat = iterNone, 0
+		}
+	}
+	return joined
+}
+
+// maxRepeatedString is minijinja's MAX_REPEATED_STRING_LEN (bytes).
+const maxRepeatedString = 100_000_000
+
 // repeat is `s * n` / `list * n` (either order); a negative count is minijinja's error.
 func (ec *evalCtx) repeat(e *Binary, v Value, n int64) (Value, error) {
 	if n < 0 {
@@ -151,6 +175,13 @@ func (ec *evalCtx) repeat(e *Binary, v Value, n int64) (Value, error) {
 		return Value{}, ec.fail(e.R, "invalid operation: sequences and iterables can only be multiplied with integers")
 	}
 	if v.kind == KindString {
+		// minijinja 2.24 refuses a result past 100 MB before building it
+		if n > 0 && len(v.s) > maxRepeatedString/int(min(n, maxRepeatedString+1)) {
+			return Value{}, ec.fail(e.R, "invalid operation: repeated string is too large")
+		}
+		if v.s == "" {
+			return v, nil
+		}
 		if n > math.MaxInt32 {
 			return Value{}, ec.fits(e.R, -1)
 		}

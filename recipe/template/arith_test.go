@@ -1,4 +1,4 @@
-// Integer arithmetic and repetition agree with minijinja 2.20 (outputs and messages taken from mj-oracle)
+// Integer arithmetic and repetition agree with minijinja 2.24 (outputs and messages taken from mj-oracle)
 // and never wrap or panic.
 
 package template
@@ -24,8 +24,9 @@ func TestArithmeticMatchesMinijinja(t *testing.T) {
 		{`{{ "ab" * -1 }}`, "", "invalid operation: strings can only be multiplied with integers"},
 		{`{{ [1] * -1 }}`, "", "invalid operation: sequences and iterables can only be multiplied with integers"},
 		// an iterator of unknown length (split) cannot be repeated, even 0 times; the count is checked first
-		{`{{ 2 * ('a b'|split) }}`, "", "invalid operation: cannot repeat unsized iterables"},
-		{`{{ 0 * ('a'|split) }}`, "", "invalid operation: cannot repeat unsized iterables"},
+		{`{{ 2 * ('a b'|split) }}`, `["a", "b", "a", "b"]`, ""}, // split gives a list since minijinja 2.22
+		{`{{ 0 * ('a'|split) }}`, "[]", ""},
+		{`{{ 2 * ('a'|split|chain('b')) }}`, "", "invalid operation: cannot repeat unsized iterables"},
 		{`{{ ('a b'|split) * -1 }}`, "", "invalid operation: sequences and iterables can only be multiplied with integers"},
 		{`{{ 2 * ([1]|chain([2])) }}|{{ 2 * ([1]|zip([2])) }}`, "[1, 2, 1, 2]|[[1, 2], [1, 2]]", ""},
 		{`{{ range(1, 10, 0) }}`, "", "invalid operation: cannot create range with step of 0"},
@@ -40,7 +41,7 @@ func TestArithmeticMatchesMinijinja(t *testing.T) {
 		{`{{ -(-170141183460469231731687303715884105727 - 1) }}`, "", "invalid operation: overflow"},
 		{`{{ (-170141183460469231731687303715884105727 - 1)|abs }}`, "", "invalid operation: overflow on abs"},
 		{`{{ 7 // -2 }}|{{ 7 % -2 }}|{{ -7 // -2 }}|{{ -7 % -2 }}|{{ 7.0 // -2 }}|{{ -7.5 // -2 }}`, "-3|1|4|1|-3.0|4.0", ""},
-		{`{{ 18446744073709551616 is odd }}|{{ 18446744073709551616 is divisibleby(2) }}|{{ [18446744073709551616, 1]|sum }}|{{ 1e20|int }}`, "false|true|18446744073709551617|100000000000000000000", ""},
+		{`{{ 18446744073709551616 is odd }}|{{ 18446744073709551616 is divisibleby(2) }}|{{ [18446744073709551616, 1]|sum }}|{{ 1e20|int }}`, "False|True|18446744073709551617|100000000000000000000", ""},
 		{`{{ 'a' * 18446744073709551616 }}`, "", "invalid operation: strings can only be multiplied with integers"},
 		// floats print as Rust prints them: no exponent alone, the shortest exponent form inside a list
 		{`{{ 1e20 }}|{{ 1e-7 }}|{{ [1e20, 1e-7, 2.5e-5, 1e16, 0.0001] }}|{{ 1e20|pprint }}`, "100000000000000000000.0|0.0000001|[1e20, 1e-7, 2.5e-5, 1e16, 0.0001]|1e20", ""},

@@ -1,5 +1,5 @@
 // `with context` / `without context` after include and import names, and `from … import` name lists, as
-// minijinja 2.20 parses them (it accepts the markers and ignores them). Rows are mj-oracle's answers.
+// minijinja 2.24 parses them (it accepts the markers and ignores them). Rows are mj-oracle's answers.
 
 package template
 

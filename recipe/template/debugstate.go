@@ -10,7 +10,7 @@ import (
 	"unicode"
 )
 
-// debugState prints what minijinja 2.20's `debug()` prints for goose's environment: the names of the
+// debugState prints what minijinja 2.24's `debug()` prints for goose's environment: the names of the
 // builtin globals, tests and filters, the templates loaded so far, and every visible variable.
 func (ec *evalCtx) debugState() string {
 	var b strings.Builder

@@ -69,8 +69,10 @@ type Segment struct {
 type Output struct {
 	Text     string
 	Segments []Segment
-	// Loaded lists every template loaded through the loader, in load order.
-	Loaded []*Template
+	// Loaded lists every template loaded through the loader, in load order; LoadedFrom[i] is the
+	// statement that loaded Loaded[i].
+	Loaded     []*Template
+	LoadedFrom []LoadSite
 	// Steps is the evaluation steps the render took (at most RenderOptions.MaxSteps).
 	Steps int
 }
@@ -96,7 +98,8 @@ type evalCtx struct {
 	blocks  map[string][]*Block // name -> override chain, most derived first
 	blockAt map[*Block]*Template
 	loaded  []*Template
-	depth   int // nested template renders, blocks and super() calls
+	from    []LoadSite // where each of loaded was loaded
+	depth   int        // nested template renders, blocks and super() calls
 	b       budget
 	loopUse map[*For]bool
 	// inh is the inheritance state of the template being rendered; extended holds the names loaded by
@@ -151,7 +154,7 @@ func (t *Template) Render(ctx map[string]Value, opts RenderOptions) (*Output, er
 	ec.addBlocks(t)
 	err := ec.renderTemplate(Range{}, t)
 	text := b.String()
-	return &Output{Text: text, Segments: ec.segs, Loaded: ec.loaded, Steps: min(ec.b.steps, ec.b.maxSteps)}, err
+	return &Output{Text: text, Segments: ec.segs, Loaded: ec.loaded, LoadedFrom: ec.from, Steps: min(ec.b.steps, ec.b.maxSteps)}, err
 }
 
 // strictUndefined reports an undefined value that strict mode refuses (not the silent undefined of an

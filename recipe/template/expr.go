@@ -47,15 +47,6 @@ func (p *parser) expr() (Expr, error) {
 	return e, nil
 }
 
-// exprNoIf is minijinja's parse_expr_noif: an expression without a trailing inline `if`.
-func (p *parser) exprNoIf() (Expr, error) {
-	if err := p.enter(); err != nil {
-		return nil, err
-	}
-	defer func(chain int) { p.depth--; p.chain = chain }(p.chain)
-	return p.orExpr()
-}
-
 // binaryOp returns the binary operator at t and its precedence (0: none). `not` is handled by binExpr
 // (prefix at level 3, or the first word of `not in`).
 func (p *parser) binaryOp(t token) (string, int) {
@@ -222,8 +213,8 @@ func (p *parser) args(args *[]Expr, kwargs *[]Kwarg) (int, error) {
 		}
 		if t.kind == tkIdent && p.nextIsAssign() {
 			p.next()
-			p.next()               // '='
-			v, err := p.exprNoIf() // minijinja's parse_expr_noif: no inline `if` in a keyword's value
+			p.next()           // '='
+			v, err := p.expr() // a keyword's value may end in an inline `if` (minijinja 2.24)
 			if err != nil {
 				return 0, err
 			}
@@ -387,7 +378,7 @@ func (p *parser) primary() (Expr, error) {
 		return &Const{R: t.r, Value: v}, nil
 	case tkFloat:
 		f, err := strconv.ParseFloat(t.val, 64)
-		if err != nil {
+		if err != nil && !errors.Is(err, strconv.ErrRange) { // Rust reads 1e400 as inf, 1e-400 as 0.0
 			return nil, &SyntaxError{R: t.r, Msg: "invalid float"}
 		}
 		return &Const{R: t.r, Value: FloatValue(f)}, nil

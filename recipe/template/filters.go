@@ -69,8 +69,13 @@ var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"
 func safeString(s string) Value { return Value{kind: KindString, s: s, safe: true} }
 
 func buildFilters() map[string]filterFn {
-	strFilter := func(fn func(string) string) filterFn {
-		return func(_ *evalCtx, _ *Filter, _ Value, a *boundArgs) (Value, error) {
+	// strFilter is a string transformation; keep says whether it takes minijinja's StringInput (the
+	// result is safe when the input was a safe string) or a plain string (title)
+	strFilter := func(fn func(string) string, keep bool) filterFn {
+		return func(_ *evalCtx, _ *Filter, v Value, a *boundArgs) (Value, error) {
+			if keep {
+				return withSafety(v, fn(a.str(0, ""))), nil
+			}
 			return StringValue(fn(a.str(0, ""))), nil
 		}
 	}
@@ -125,15 +130,15 @@ func buildFilters() map[string]filterFn {
 		},
 		"escape":     escape,
 		"e":          escape,
-		"lower":      strFilter(rustLower),
-		"upper":      strFilter(rustUpper),
-		"title":      strFilter(titleCase),
-		"capitalize": strFilter(capitalize),
-		"trim": func(_ *evalCtx, _ *Filter, _ Value, a *boundArgs) (Value, error) {
+		"lower":      strFilter(rustLower, true),
+		"upper":      strFilter(rustUpper, true),
+		"title":      strFilter(titleCase, false),
+		"capitalize": strFilter(capitalize, true),
+		"trim": func(_ *evalCtx, _ *Filter, v Value, a *boundArgs) (Value, error) {
 			if chars, ok := a.value(1); ok {
-				return StringValue(strings.Trim(a.str(0, ""), chars.s)), nil
+				return withSafety(v, strings.Trim(a.str(0, ""), chars.s)), nil
 			}
-			return StringValue(strings.TrimFunc(a.str(0, ""), unicode.IsSpace)), nil
+			return withSafety(v, strings.TrimFunc(a.str(0, ""), unicode.IsSpace)), nil
 		},
 		"replace": replaceFilter,
 		"length":  length,
@@ -157,16 +162,16 @@ func buildFilters() map[string]filterFn {
 				for i, j := 0, len(rs)-1; i < j; i, j = i+1, j-1 {
 					rs[i], rs[j] = rs[j], rs[i]
 				}
-				return StringValue(string(rs)), nil
+				return withSafety(v, string(rs)), nil
 			}
 			switch v.kind {
 			case KindUndefined, KindNone:
 				return v, nil // minijinja returns them unchanged
 			case KindMap:
-				// what minijinja 2.20 gives for a map: its keys, in order (measured with mj-oracle); an
-				// imported module's keys reverse (its enumerator is a plain list)
+				// what minijinja gives for a map: its keys, in order (measured with mj-oracle); an
+				// imported module's and a namespace's keys reverse (their enumerators are reversible)
 				items, err := ec.seqOf(f, v)
-				if v.m.module != nil {
+				if v.m.module != nil || v.m.namespace {
 					slices.Reverse(items)
 				}
 				return sizedIterValue(items), err
@@ -200,7 +205,7 @@ func buildFilters() map[string]filterFn {
 			for i, p := range parts {
 				parts[i] = strings.TrimSuffix(p, "\r")
 			}
-			return FromGo(parts), err
+			return SeqValue(partsOf(v, parts)), err
 		},
 		"round": func(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 			if v.kind == KindInt {
@@ -258,6 +263,9 @@ func buildFilters() map[string]filterFn {
 			items, err := ec.seqOf(f, v)
 			if err != nil || len(items) == 0 {
 				return Undefined(), err
+			}
+			if v.kind == KindString {
+				return withSafety(v, items[len(items)-1].s), nil // the last character of a safe string is safe
 			}
 			return items[len(items)-1], nil
 		},

@@ -1,9 +1,10 @@
-// Filters whose input conversion minijinja 2.20 decides: string-only inputs, list conversion, number parsing, sum/zip/chain.
+// Filters whose input conversion minijinja 2.24 decides: string-only inputs, list conversion, number parsing, sum/zip/chain.
 
 package template
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode"
@@ -57,7 +58,7 @@ func splitFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 			}
 			fields = append(fields[:parts-1:parts-1], strings.TrimLeftFunc(rest, unicode.IsSpace))
 		}
-		return iterValue(stringValues(fields)), nil
+		return SeqValue(partsOf(v, fields)), nil
 	}
 	if err := ec.fitsItems(f.R, strings.Count(s, sep.s)+2, 0); err != nil {
 		return Value{}, err
@@ -76,13 +77,14 @@ func splitFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
 	} else {
 		out = strings.SplitN(s, sep.s, parts)
 	}
-	return iterValue(stringValues(out)), nil
+	return SeqValue(partsOf(v, out)), nil
 }
 
-func stringValues(parts []string) []Value {
+// partsOf is the parts of in's text as string values (split and lines: safe when in was a safe string).
+func partsOf(in Value, parts []string) []Value {
 	out := make([]Value, len(parts))
 	for i, p := range parts {
-		out[i] = StringValue(p)
+		out[i] = withSafety(in, p)
 	}
 	return out
 }
@@ -94,6 +96,9 @@ func parseRustNumber(s string, wantInt bool) (Value, string) {
 		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return IntValue(i), ""
 		}
+		if n, ok := new(big.Int).SetString(s, 10); ok && fitsI128(n) { // Rust's i128 parser
+			return wideValue(n), ""
+		}
 	}
 	if s == "" {
 		return Value{}, "cannot parse float from empty string"
@@ -102,11 +107,18 @@ func parseRustNumber(s string, wantInt bool) (Value, string) {
 		return Value{}, "invalid float literal" // Go's parser accepts hex floats and underscores, Rust's not
 	}
 	x, err := strconv.ParseFloat(s, 64)
+	if unsigned, neg := strings.CutPrefix(s, "-"); err != nil && strings.EqualFold(strings.TrimPrefix(unsigned, "+"), "nan") {
+		// Rust reads a signed NaN (a negative one orders below everything), Go no sign before NaN
+		x, err = math.NaN(), nil
+		if neg {
+			x = math.Copysign(x, -1)
+		}
+	}
 	if err != nil && !strings.Contains(err.Error(), "out of range") {
 		return Value{}, "invalid float literal"
 	}
 	if wantInt {
-		return IntValue(int64(x)), ""
+		return floatToI128(x), "" // Rust's saturating `as i128`
 	}
 	return FloatValue(x), ""
 }

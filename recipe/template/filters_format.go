@@ -1,4 +1,4 @@
-// The `format` filter: minijinja 2.20's printf-style formatting (Python's `%` operator) with its error texts.
+// The `format` filter: minijinja 2.24's printf-style formatting (Python's `%` operator) with its error texts.
 
 package template
 
@@ -19,7 +19,13 @@ type printfSpec struct {
 }
 
 func formatFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
-	format, args := v.s, a.rest // format(format_str: &str, format_args: Rest<Value>)
+	// format(state, format_str: &Value, format_args: Rest<Value>): a safe format string escapes the
+	// arguments it takes (strings before width and precision; numbers and bools stay typed) and gives
+	// safe text
+	if v.kind != KindString {
+		return Value{}, ec.fail(f.R, "invalid operation: value is not a string")
+	}
+	format, args, safe := v.s, a.rest, v.safe
 	var out strings.Builder
 	next := 0
 	for i := 0; i < len(format); {
@@ -60,6 +66,18 @@ func formatFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) 
 		default:
 			return Value{}, ec.fail(f.R, "invalid operation: missing an argument for format spec at offset '%d'", spec.offset)
 		}
+		if safe {
+			if spec.conv == 'c' {
+				return Value{}, ec.fail(f.R, "invalid operation: character formatting is not supported for safe format strings")
+			}
+			if !val.isSafeString() && !val.isNumber() {
+				text, err := ec.toString(f.R, val)
+				if err != nil {
+					return Value{}, err
+				}
+				val = StringValue(htmlEscaper.Replace(text))
+			}
+		}
 		text, msg := spec.format(val)
 		if msg != "" {
 			return Value{}, ec.fail(f.R, "invalid operation: %s", msg)
@@ -68,6 +86,9 @@ func formatFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) 
 			return Value{}, err
 		}
 		out.WriteString(text)
+	}
+	if safe {
+		return safeString(out.String()), nil
 	}
 	return StringValue(out.String()), nil
 }
@@ -156,8 +177,10 @@ func (s printfSpec) format(v Value) (string, string) {
 		if v.kind == KindUndefined {
 			text = ""
 		}
-		if s.conv == 's' && s.precision >= 0 && s.precision < len(text) {
-			text = text[:s.precision]
+		if s.conv == 's' && s.precision >= 0 && v.kind != KindBool { // a bool is never cut
+			if cut := charOffset(text, s.precision); cut >= 0 {
+				text = text[:cut] // minijinja 2.24 cuts at a character, not a byte
+			}
 		}
 		return s.pad(text, false), ""
 	}
@@ -231,4 +254,15 @@ func printfTypeName(c byte) string {
 		return fmt.Sprintf("general format ('%c')", c)
 	}
 	return fmt.Sprintf("'%c'", c)
+}
+
+// charOffset is the byte offset of the n-th character of s, or -1 when s has n characters or fewer.
+func charOffset(s string, n int) int {
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return -1
 }

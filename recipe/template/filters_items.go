@@ -1,4 +1,4 @@
-// Filters over the items of a sequence: select/reject(attr), map, groupby and unique, as minijinja 2.20 has them.
+// Filters over the items of a sequence: select/reject(attr), map, groupby and unique, as minijinja 2.24 has them.
 
 package template
 

@@ -54,55 +54,11 @@ func indentFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) 
 		}
 	}
 	// (each line was followed by \n, and the last one's is dropped)
-	return StringValue(strings.TrimSuffix(strings.Join(lines, "\n"), "\r")), nil
+	return withSafety(v, strings.TrimSuffix(strings.Join(lines, "\n"), "\r")), nil
 }
 
 // trimLineBreak drops one trailing \n, then one trailing \r.
 func trimLineBreak(s string) string {
 	s = strings.TrimSuffix(s, "\n")
 	return strings.TrimSuffix(s, "\r")
-}
-
-// replaceFilter is `replace(old, new[, count])`, sized before it is built.
-func replaceFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
-	// minijinja's replace(v, from, to: Cow<str>): every occurrence
-	s, old, repl := a.str(0, ""), a.str(1, ""), a.str(2, "")
-	if old == repl {
-		return a.vals[0], nil
-	}
-	hits := strings.Count(s, old)
-	if err := ec.fits(f.R, addSize(len(s), mulSize(hits, len(repl)))); err != nil {
-		return Value{}, err
-	}
-	return StringValue(strings.ReplaceAll(s, old, repl)), nil
-}
-
-// joinFilter is `join(d)`, sized before it is built.
-func joinFilter(ec *evalCtx, f *Filter, v Value, a *boundArgs) (Value, error) {
-	switch v.kind {
-	case KindUndefined, KindNone:
-		return StringValue(""), nil // minijinja joins nothing without asking the undefined behaviour
-	case KindString, KindSeq, KindMap:
-	default:
-		return Value{}, ec.fail(f.R, "invalid operation: cannot join value of type %s", v.typeName())
-	}
-	items, err := ec.seqOf(f, v)
-	if err != nil {
-		return Value{}, err
-	}
-	sep := a.str(1, "")
-	total := mulSize(max(len(items)-1, 0), len(sep))
-	parts := make([]string, len(items))
-	for i, it := range items {
-		if parts[i], err = ec.toString(f.R, it); err != nil {
-			return Value{}, err
-		}
-		if total = addSize(total, len(parts[i])); total > ec.b.maxBytes {
-			break
-		}
-	}
-	if err := ec.fits(f.R, total); err != nil {
-		return Value{}, err
-	}
-	return StringValue(strings.Join(parts, sep)), nil
 }

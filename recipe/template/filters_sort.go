@@ -1,4 +1,4 @@
-// Sorting and chunking filters as minijinja 2.20 has them: dictsort, sort, batch and slice.
+// Sorting and chunking filters as minijinja 2.24 has them: dictsort, sort, batch and slice.
 
 package template
 

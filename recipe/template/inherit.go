@@ -204,6 +204,27 @@ func (ec *evalCtx) extend(s *Extends) error {
 	return nil
 }
 
+// LoadSite is the statement (`extends`, `include`, `import`, `from`) that first loaded a template: the
+// name of the template it is in and its range there.
+type LoadSite struct {
+	Template string
+	R        Range
+}
+
+// RootSite follows the chain of loads that brought Loaded[i] into a render of root back to root's own
+// statement (an include inside an included file leads to the include in root).
+func (o *Output) RootSite(root string, i int) (Range, bool) {
+	site := o.LoadedFrom[i]
+	for seen := 0; site.Template != root && seen < len(o.Loaded); seen++ {
+		j := slices.IndexFunc(o.Loaded, func(t *Template) bool { return t.Name == site.Template })
+		if j < 0 {
+			return Range{}, false
+		}
+		site = o.LoadedFrom[j]
+	}
+	return site.R, site.Template == root
+}
+
 // load returns the template name names, nil when the loader has no such template.
 func (ec *evalCtx) load(r Range, name Value) (*Template, error) {
 	if name.kind != KindString {
@@ -222,6 +243,7 @@ func (ec *evalCtx) load(r Range, name Value) (*Template, error) {
 		ec.loadCache[name.s] = res
 		if t := res.t; t != nil && res.err == nil {
 			ec.loaded = append(ec.loaded, t)
+			ec.from = append(ec.from, LoadSite{Template: ec.tmpl.Name, R: r})
 			if err := ec.work(r, len(t.Source)/64); err != nil {
 				return nil, err
 			}

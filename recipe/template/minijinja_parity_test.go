@@ -1,4 +1,4 @@
-// Cases found by the differential harness (issue 12), each checked against mj-oracle (minijinja 2.20 with
+// Cases found by the differential harness (issue 12), each checked against mj-oracle (minijinja 2.24 with
 // goose's features): exact messages, outputs and inheritance behaviour.
 
 package template
@@ -125,18 +125,18 @@ func TestMinijinjaRenders(t *testing.T) {
 		{"{% do range(2) %}{% set d = {'f': range} %}{{ d.f(2) }}", "[0, 1]"},
 		{"{% for i in [1, 2, 3] %}{{ loop.cycle('a', 'b') }}{% endfor %}", "aba"},
 		// loop.changed compares with the loop's previous call (any iteration; the first is true), as mj-oracle
-		{"{% for x in [1, 1, 2, 2, 1] %}{{ loop.changed(x) }},{% endfor %}", "true,false,true,false,true,"},
-		{"{% for x in [1, 2] %}{{ loop.changed(x, 3) }}{{ loop.changed(x) }},{% endfor %}", "truetrue,truetrue,"},
-		{"{% for x in [1, 2] %}{{ loop.changed() }},{% endfor %}", "true,false,"},
+		{"{% for x in [1, 1, 2, 2, 1] %}{{ loop.changed(x) }},{% endfor %}", "True,False,True,False,True,"},
+		{"{% for x in [1, 2] %}{{ loop.changed(x, 3) }}{{ loop.changed(x) }},{% endfor %}", "TrueTrue,TrueTrue,"},
+		{"{% for x in [1, 2] %}{{ loop.changed() }},{% endfor %}", "True,False,"},
 		{"{% for x in [1, 2] %}{{ loop.changed }},{% endfor %}", ",,"},
-		{"{% for a in [1, 2] %}{% for b in [1, 1] %}{{ loop.changed(b) }}{% endfor %};{% endfor %}", "truefalse;truefalse;"},
+		{"{% for a in [1, 2] %}{% for b in [1, 1] %}{{ loop.changed(b) }}{% endfor %};{% endfor %}", "TrueFalse;TrueFalse;"},
 		// values of different kinds order by kind (undefined, none, bool, number, string, sequence, map,
 		// function); maps entry by entry in key order
-		{"{{ 'a' < 1 }} {{ 1 < 'a' }} {{ [1] < 'a' }} {{ none < 1 }} {{ {} > [] }} {{ true < 2 }} {{ x < none }}", "false true false true true true true"},
-		{"{{ x < 1 }} {{ none < false }} {{ false < 0 }} {{ range < {} }} {{ [1] < {} }} {{ 'a' < [1] }}", "true true true false true true"},
-		{"{{ false == 0 }} {{ true < 2 }} {{ true > 0 }} {{ true < 0 }} {{ true + 1 }}", "true true false true 2"},
-		{"{{ [1, 'a'] < [1, 2] }} {{ {'a': 1} < {'a': 2} }} {{ [1] < [1, 0] }} {{ {'b': 0} > {'a': 9} }}", "false true true true"},
-		{"{{ t == 1 }} {{ t != '' }} {{ t in [1] }} {{ not t }} {{ t or 1 }}", "false true false true 1"},
+		{"{{ 'a' < 1 }} {{ 1 < 'a' }} {{ [1] < 'a' }} {{ none < 1 }} {{ {} > [] }} {{ true < 2 }} {{ x < none }}", "False True False True True True True"},
+		{"{{ x < 1 }} {{ none < false }} {{ false < 0 }} {{ range < {} }} {{ [1] < {} }} {{ 'a' < [1] }}", "True True True False True True"},
+		{"{{ false == 0 }} {{ true < 2 }} {{ true > 0 }} {{ true < 0 }} {{ true + 1 }}", "True True False True 2"},
+		{"{{ [1, 'a'] < [1, 2] }} {{ {'a': 1} < {'a': 2} }} {{ [1] < [1, 0] }} {{ {'b': 0} > {'a': 9} }}", "False True True True"},
+		{"{{ t == 1 }} {{ t != '' }} {{ t in [1] }} {{ not t }} {{ t or 1 }}", "False True False True 1"},
 		{"{{ range(3, none) }} {{ range(1, 4, x) }} {{ range(true) }} {{ range(2.0) }}", "[0, 1, 2] [1, 2, 3] [0] [0, 1]"},
 		// autoescape: HTML escaping of printed values, except safe ones
 		{"{% autoescape true %}{{ '<a href=\"/x\">&' }}|{{ ['<'] }}|{{ '<'|safe }}|{{ 1 }}|{{ '<'|e }}|{{ \"'\" }}{% endautoescape %}",
@@ -145,7 +145,7 @@ func TestMinijinjaRenders(t *testing.T) {
 		{"{% autoescape 1 %}{{ '<' }}{% endautoescape %}{% autoescape x %}{{ '<' }}{% endautoescape %}", "&lt;<"},
 		{"{% autoescape 'html' %}{% autoescape false %}{{ '<' }}{% endautoescape %}{{ '<' }}{% endautoescape %}", "<&lt;"},
 		{"{% autoescape true %}{{ '<'|safe|e }}{{ '&'|e|e }}{% endautoescape %}", "<&amp;"},
-		{"{{ 'a'|safe is safe }} {{ 'a'|e is safe }} {{ 'a' is safe }} {{ 1|safe is safe }} {{ (1|safe) ~ '' }}", "true true false true 1"},
+		{"{{ 'a'|safe is safe }} {{ 'a'|e is safe }} {{ 'a' is safe }} {{ 1|safe is safe }} {{ (1|safe) ~ '' }}", "True True False True 1"},
 		// slices: none and undefined slice to nothing (lenient), none bounds are the defaults
 		{"{{ s[:] }}{{ s[1:2] }}{{ none[1:] }} {{ [1, 2][none:] }} {{ 'abc'[true:] }} {{ 'abcd'[1.0:3] }}", "[][][] [1, 2] bc bc"},
 	} {

@@ -11,7 +11,7 @@ import (
 )
 
 const (
-	// maxDepth bounds nested expressions; 226 gives minijinja 2.20's limits: 74 nested parentheses, 75 lists.
+	// maxDepth bounds nested expressions; 226 gives minijinja 2.24's limits: 74 nested parentheses, 75 lists.
 	maxDepth = 226
 	// maxStmtDepth bounds nested statements as minijinja does (150 nested blocks fail).
 	maxStmtDepth = 150
@@ -401,7 +401,7 @@ func parseInt(t token) (Value, error) {
 	return wideValue(n), nil
 }
 
-// dottedName extends a filter or test name with `.segment`s, as minijinja 2.20 reads them (`|ns.f`):
+// dottedName extends a filter or test name with `.segment`s, as minijinja 2.24 reads them (`|ns.f`):
 // the name is the source text from the first segment to the last.
 func (p *parser) dottedName(first token) (token, error) {
 	name := first

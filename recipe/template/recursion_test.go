@@ -122,7 +122,7 @@ func TestCyclicValuesPrintAndCompare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out != "true true true" {
+	if out != "True True True" {
 		t.Fatalf("output %q", out)
 	}
 }

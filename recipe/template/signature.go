@@ -1,4 +1,4 @@
-// Argument binding as minijinja 2.20's ArgType conversions do it: one place for arity, keyword arguments and
+// Argument binding as minijinja 2.24's ArgType conversions do it: one place for arity, keyword arguments and
 // the words of every failed conversion (value/argtypes.rs), driven by the signature table (signatures.go).
 
 package template
@@ -202,7 +202,8 @@ func (ec *evalCtx) convertArg(p param, slot *argSlot, withState bool) (Value, bo
 		if err != nil {
 			return Value{}, false, err
 		}
-		return StringValue(s), true, nil
+		// the text keeps the value's safety, for the filters that take minijinja's StringInput
+		return withSafety(v, s), true, nil
 	case argStrRef:
 		if v.kind != KindString || slot.kw {
 			return Value{}, false, errors.New("invalid operation: value is not a string")

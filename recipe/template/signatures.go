@@ -1,4 +1,4 @@
-// The parameter lists of minijinja 2.20's builtin filters, tests and globals (filters.rs, tests.rs,
+// The parameter lists of minijinja 2.24's builtin filters, tests and globals (filters.rs, tests.rs,
 // functions.rs with goose's features), bound by bindArgs before a builtin runs.
 
 package template
@@ -11,11 +11,11 @@ var filterSignatures = sync.OnceValue(func() map[string]signature {
 		"safe":       sig(pStr),   // safe(v: String)
 		"escape":     sig(pValue), // escape(state, v: &Value)
 		"e":          sig(pValue),
-		"lower":      sig(pStr), // lower(v: Cow<str>)
+		"lower":      sig(pStr), // lower(value: StringInput): Cow<str>'s conversion, keeping safety
 		"upper":      sig(pStr),
 		"title":      sig(pStr),
 		"capitalize": sig(pStr),
-		"replace":    sig(pStr, pStr, pStr), // replace(state, v, from, to: Cow<str>)
+		"replace":    sig(pStr, pStr, pStr), // replace(state, value, from, to: StringInput)
 		"length":     sig(pValue),
 		"count":      sig(pValue),
 		// dictsort(v: &Value, kwargs): keyword-only
@@ -23,10 +23,12 @@ var filterSignatures = sync.OnceValue(func() map[string]signature {
 			kwParam{"reverse", pOptBool}),
 		"items":   sig(pValue),
 		"reverse": sig(pValue),
-		"trim":    sig(pStr, pOptStr),                // trim(s: Cow<str>, chars: Option<Cow<str>>)
-		"join":    sig(pValue, pOptStr),              // join(val: &Value, joiner: Option<Cow<str>>)
-		"split":   sig(pStrRef, pOptStrRef, pOptI64), // split(s: Arc<str>, split: Option<Arc<str>>, maxsplits: Option<i64>)
-		"lines":   sig(pStrRef),
+		"trim":    sig(pStr, pOptStr),   // trim(value: StringInput, chars: Option<Cow<str>>)
+		"join":    sig(pValue, pOptStr), // join(state, value: &Value, joiner: Option<StringInput>)
+		// split(value: &Value, split: Option<Arc<str>>, maxsplits: Option<i64>) and lines(value: &Value): the
+		// value becomes a string in the body, after the arguments are bound
+		"split":   sig(pValue, pOptStrRef, pOptI64),
+		"lines":   sig(pValue),
 		"default": sig(pValue).withRest(), // default(state, value: &Value, args: Rest<Value>)
 		"d":       sig(pValue).withRest(),
 		"round":   sig(pValue, pI32.optional()), // round(value: Value, precision: Option<i32>)
@@ -47,7 +49,7 @@ var filterSignatures = sync.OnceValue(func() map[string]signature {
 		"batch":  sig(pValue, pUsize, pOptValue), // batch(state, value: Value, count: usize, fill_with: Option<Value>)
 		"slice":  sig(pValue, pUsize, pOptValue),
 		"sum":    sig(pValue),
-		// indent(value: String, width: Option<usize>, indent_first_line: Option<bool>,
+		// indent(value: StringInput, width: Option<usize>, indent_first_line: Option<bool>,
 		// indent_blank_lines: Option<bool>, kwargs)
 		"indent": sig(pStr, pUsize.optional(), pOptBool, pOptBool).withKwargs(kwParam{"width", pUsize.optional()},
 			kwParam{"first", pOptBool}, kwParam{"blank", pOptBool}),
@@ -64,7 +66,7 @@ var filterSignatures = sync.OnceValue(func() map[string]signature {
 		"chain":  sig(pValue).withRest(), // chain(state, value, others: Rest<Value>)
 		"zip":    sig(pValue).withRest(),
 		"pprint": sig(pValue),
-		"format": sig(pStrRef).withRest(), // format(format_str: &str, format_args: Rest<Value>)
+		"format": sig(pValue).withRest(), // format(state, format_str: &Value, format_args: Rest<Value>)
 	}
 })
 

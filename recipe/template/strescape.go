@@ -1,4 +1,4 @@
-// String literal escapes as minijinja 2.20 unescapes them (utils.rs): JSON's escapes, `\\xHH` and octal bytes as
+// String literal escapes as minijinja 2.24 unescapes them (utils.rs): JSON's escapes, `\\xHH` and octal bytes as
 // Latin-1 characters, UTF-16 surrogate pairs in `\\u`, any other escaped character kept with its backslash.
 
 package template

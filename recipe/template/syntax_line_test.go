@@ -1,4 +1,4 @@
-// Syntax errors as minijinja 2.20 reports them (checked with shared/tools/minijinja-oracle): the exact
+// Syntax errors as minijinja 2.24 reports them (checked with shared/tools/minijinja-oracle-2.24): the exact
 // words, and the line of ` (in recipe:N)` — where its lexer stood, or the last token its parser
 // consumed — while the error's range stays on the offending text.
 
@@ -53,7 +53,7 @@ func TestSyntaxErrorLines(t *testing.T) {
 	}
 }
 
-// TestMinijinjaAcceptsThese: forms minijinja 2.20 parses (and goose runs) that goose-ls refused.
+// TestMinijinjaAcceptsThese: forms minijinja 2.24 parses (and goose runs) that goose-ls refused.
 func TestMinijinjaAcceptsThese(t *testing.T) {
 	for src, want := range map[string]string{
 		"{%for()in e%}{%endfor%}":                                "",

@@ -97,7 +97,7 @@ func TestRenderLenient(t *testing.T) {
 		{"a{{ x }}b", "ab", ""},
 		{"{% if x %}y{% else %}n{% endif %}", "n", ""},
 		{"{% for i in x %}{{ i }}{% else %}empty{% endfor %}", "empty", ""},
-		{"{{ x | upper }}|{{ x | default('d') }}|{{ x is defined }}", "|d|false", ""},
+		{"{{ x | upper }}|{{ x | default('d') }}|{{ x is defined }}", "|d|False", ""},
 		{"{{ 'p' ~ x }}", "p", ""},
 		{"{{ x.y }}", "", "undefined value"},
 		{"{{ x[0] }}", "", "undefined value"},
@@ -127,13 +127,13 @@ func TestRenderStrict(t *testing.T) {
 		{"Hello {{ name }}!", "Hello World!", ""},
 		{"Hello {{ missing }}!", "", "undefined value"},
 		{"{% if missing %}x{% endif %}", "", "undefined value"},
-		{"{{ missing | default('d') }} {{ missing is defined }}", "d false", ""},
+		{"{{ missing | default('d') }} {{ missing is defined }}", "d False", ""},
 		{"{% for i in items %}{{ loop.index }}={{ i }}{% if not loop.last %},{% endif %}{% endfor %}", "1=a,2=b,3=c", ""},
 		{"{{ items | join('-') | upper }} {{ items | length }} {{ items[-1] }} {{ items[1:] }}", "A-B-C 3 c [\"b\", \"c\"]", ""},
 		{"{{ 'line1\nline2' | indent(2) }}", "line1\n  line2", ""},
 		{"{{ 'a b' | title }} {{ '  t ' | trim }} {{ 'x,y' | split(',') | list | length }}", "A B t 2", ""},
 		{"{{ n * 2 }} {{ n / 2 }} {{ n // 2 }} {{ n % 2 }} {{ n ** 2 }} {{ -n }}", "6 1.5 1 1 9 -3", ""},
-		{"{{ n > 2 and n < 4 }} {{ 'b' in items }} {{ 'z' not in items }}", "true true true", ""},
+		{"{{ n > 2 and n < 4 }} {{ 'b' in items }} {{ 'z' not in items }}", "True True True", ""},
 		{"{% set total = namespace(v=0) %}{% for i in [1,2,3] %}{% set total.v = total.v + i %}{% endfor %}{{ total.v }}", "6", ""},
 		{"{% filter upper %}shout{% endfilter %}", "SHOUT", ""},
 		{"{{ {'b': 2, 'a': 1} | dictsort | first | first }}", "a", ""},
@@ -142,9 +142,9 @@ func TestRenderStrict(t *testing.T) {
 		{"  {{- name -}}  !", "World!", ""},
 		{"ends with newline\n", "ends with newline", ""},
 		{"{{ '{{x}}' }}", "{{x}}", ""},
-		// comparisons chain as in Python: `1 < 2 == true` is `1 < 2 and 2 == true` (mj-oracle: false)
-		{"{{ not 1 == 2 }} {{ 1 + 2 * 3 }} {{ 2 ** 3 ** 2 }} {{ 10 - 2 - 3 }} {{ 1 < 2 == true }}", "true 7 64 5 false", ""},
-		{"{{ not false and false }} {{ false or not false and true }} {{ 'b' not in 'abc' }}", "false true false", ""},
+		// comparisons chain as in Python: `1 < 2 == true` is `1 < 2 and 2 == true` (mj-oracle: False)
+		{"{{ not 1 == 2 }} {{ 1 + 2 * 3 }} {{ 2 ** 3 ** 2 }} {{ 10 - 2 - 3 }} {{ 1 < 2 == true }}", "True 7 64 5 False", ""},
+		{"{{ not false and false }} {{ false or not false and true }} {{ 'b' not in 'abc' }}", "False True False", ""},
 		{"{{ 'a' ~ 1 + 2 }}", "", "tried to use + operator on unsupported types string and number"},
 		{"{{ -2 ** 2 }} {{ 'x' ~ 2 * 3 }}", "4 x6", ""},
 	} {
@@ -227,7 +227,7 @@ func TestPreprocess(t *testing.T) {
 func TestInTestAndOperatorAgree(t *testing.T) {
 	ctx := map[string]Value{"s": StringValue("abc"), "l": FromGo([]any{"x", "y"}), "m": FromGo(map[string]any{"k": 1})}
 	got, err := render(t, "{{ 'b' in s }}{{ 'b' is in(s) }} {{ 'y' in l }}{{ 'y' is in(l) }} {{ 'k' in m }}{{ 'k' is in(m) }} {{ 'z' in l }}{{ 'z' is in(l) }} {{ 1 is in(2) }}", ctx, Strict)
-	if err != nil || got != "truetrue truetrue truetrue falsefalse false" {
+	if err != nil || got != "TrueTrue TrueTrue TrueTrue FalseFalse False" {
 		t.Fatalf("got %q, %v", got, err)
 	}
 	if _, err := render(t, "{{ 1 in 2 }}", ctx, Strict); err == nil || !strings.Contains(err.Error(), "containment") {

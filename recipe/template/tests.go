@@ -295,6 +295,7 @@ func namespaceGlobal(_ *evalCtx, args []Value, kw []kwValue) (Value, error) {
 		return Value{}, fmt.Errorf("invalid operation: expected object or keyword arguments, got %s", args[0].typeName())
 	}
 	m.sortKeys()
+	m.namespace = true
 	return MapValue(m), nil
 }
 

@@ -44,6 +44,8 @@ type Value struct {
 	// `items`, `zip`, `+`); iterUnsized ones (`split`, `chain` of mixed values) print as `<iterator>`
 	// and have no length.
 	iter iterKind
+	// concat is the depth of a chain of `+` of sequences this value ends (minijinja's MergeSeq depth).
+	concat uint8
 	// n is a sequence's byte size (see byteSize), computed when it is built.
 	n int
 	// wide is an integer past 64 bits (minijinja's i128 and 128-bit literals; wideint.go); i then
@@ -66,6 +68,8 @@ type Map struct {
 	// module, when set, marks the map of an imported template's variables (minijinja's module
 	// object): it prints, alone or inside a container, as the text that template rendered.
 	module *string
+	// namespace marks a namespace() object: unlike a map literal's, its keys reverse under `reverse`.
+	namespace bool
 }
 
 // mapIndexAt is the number of keys past which a map keeps an index.
@@ -366,15 +370,7 @@ func equalBounded(a, b Value, depth int, work *int) bool {
 		return false
 	}
 	if a.isNumber() && b.isNumber() {
-		if a.kind == KindInt && b.kind == KindInt {
-			if a.wide != nil || b.wide != nil {
-				return a.bigOf().Cmp(b.bigOf()) == 0
-			}
-			return a.i == b.i
-		}
-		x, _ := a.asFloat()
-		y, _ := b.asFloat()
-		return x == y
+		return equalNumbers(a, b)
 	}
 	if a.kind != b.kind {
 		return false
@@ -424,15 +420,7 @@ func compareBounded(a, b Value, depth int, work *int) (int, bool) {
 		return 0, false
 	}
 	if kindRank(a.kind) == int(KindInt) && kindRank(b.kind) == int(KindInt) { // bools order as bools
-		x, _ := a.asFloat()
-		y, _ := b.asFloat()
-		switch {
-		case x < y:
-			return -1, true
-		case x > y:
-			return 1, true
-		}
-		return 0, true
+		return compareNumbers(a, b), true
 	}
 	if a.kind == KindString && b.kind == KindString {
 		return strings.Compare(a.s, b.s), true

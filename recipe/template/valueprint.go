@@ -13,12 +13,12 @@ func (v Value) String() string {
 	case KindUndefined:
 		return ""
 	case KindNone:
-		return "none"
+		return "None" // minijinja 2.22+ prints none and booleans as Jinja2 does
 	case KindBool:
 		if v.b {
-			return "true"
+			return "True"
 		}
-		return "false"
+		return "False"
 	case KindInt:
 		if v.wide != nil {
 			return v.wide.String()

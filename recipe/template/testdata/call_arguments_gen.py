@@ -1,7 +1,7 @@
-# Regenerates call_arguments.jsonl: random calls of minijinja 2.20's builtin filters, tests and globals
+# Regenerates call_arguments.jsonl: random calls of minijinja 2.24's builtin filters, tests and globals
 # (positional and keyword arguments of every type), answered by mj-oracle (lenient: goose's validation
 # render; strict: goose's run-time render with x=v).
-#   python3 call_arguments_gen.py SEED COUNT ../../../../shared/tools/minijinja-oracle/mj-oracle > call_arguments.jsonl
+#   python3 call_arguments_gen.py 1 400 ../../../../shared/tools/minijinja-oracle-2.24/mj-oracle > call_arguments.jsonl
 import json, random, re, subprocess, sys
 
 r = random.Random(int(sys.argv[1]))

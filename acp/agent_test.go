@@ -340,8 +340,9 @@ func TestModesAndModelOptions(t *testing.T) {
 	if strings.Join(ids, ",") != "auto,approve,smart_approve,chat" || sess.Modes.CurrentModeId != "auto" {
 		t.Fatalf("modes %+v", sess.Modes)
 	}
-	if len(sess.ConfigOptions) != 2 || sess.ConfigOptions[0].Select.Id != optionMode || sess.ConfigOptions[1].Select.Id != optionModel ||
-		sess.ConfigOptions[1].Select.CurrentValue != "scripted-1" {
+	// goose's order: provider, mode, model
+	if len(sess.ConfigOptions) != 3 || sess.ConfigOptions[0].Select.Id != optionProvider || sess.ConfigOptions[1].Select.Id != optionMode ||
+		sess.ConfigOptions[2].Select.Id != optionModel || sess.ConfigOptions[2].Select.CurrentValue != "scripted-1" {
 		t.Fatalf("config options %+v", sess.ConfigOptions)
 	}
 	if _, err := h.conn.SetSessionMode(context.Background(), sdk.SetSessionModeRequest{SessionId: sess.SessionId, ModeId: "chat"}); err != nil {
@@ -352,7 +353,7 @@ func TestModesAndModelOptions(t *testing.T) {
 	}
 	resp, err := h.conn.SetSessionConfigOption(context.Background(), sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{
 		SessionId: sess.SessionId, ConfigId: optionModel, Value: "other-model"}})
-	if err != nil || resp.ConfigOptions[1].Select.CurrentValue != "other-model" || resp.ConfigOptions[0].Select.CurrentValue != "chat" {
+	if err != nil || resp.ConfigOptions[2].Select.CurrentValue != "other-model" || resp.ConfigOptions[1].Select.CurrentValue != "chat" {
 		t.Fatalf("set_config_option: %+v %v", resp, err)
 	}
 	h.prompt(sess.SessionId, sdk.TextBlock("hi"))

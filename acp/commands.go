@@ -1,6 +1,9 @@
-// Recipes as slash commands: the recipes of goose's recipe folders seen from the session's folder
-// (`.`, GOOSE_RECIPE_PATH, the config folder's recipes, .goose/.agents recipes), advertised with
-// available_commands_update; `/name key=value …` runs one with those values.
+// Recipes as slash commands, advertised with available_commands_update as goose does (each with
+// _meta.commandType and sourcePath): first goose's own recipe commands (config.yaml's slash_commands,
+// run with goose's arguments: required values in order, `--key value` for optional ones), then the
+// recipes of goose's recipe folders seen from the session's folder (`.`, GOOSE_RECIPE_PATH, the config
+// folder's recipes, .goose/.agents recipes), run with `/name key=value …`. goose lists its built-in
+// commands first and skills last; goose-ls runs neither as a command, so it advertises neither.
 
 package acp
 
@@ -23,6 +26,8 @@ import (
 type slashCommand struct {
 	name, path, description string
 	params                  []string // parameter keys, for the input hint
+	// goose is set for a command of goose's slash_commands: goose's hint and argument syntax
+	goose *gooseCommand
 }
 
 // recipeCommands lists the recipes goose would find from cwd; the first of a name wins, as goose's
@@ -78,25 +83,54 @@ func recipeParams(path string) []string {
 	return keys
 }
 
-// advertiseCommands sends the session's recipes as available_commands_update.
+// advertiseCommands sends the session's recipe commands as available_commands_update.
 func (a *Agent) advertiseCommands(s *acpSession) {
-	cmds := recipeCommands(s.cwd, a.opts.Lookup)
+	cmds := mergeCommands(a.gooseCommands(), recipeCommands(s.cwd, a.opts.Lookup))
 	s.mu.Lock()
 	s.commands = cmds
 	s.mu.Unlock()
 	list := []sdk.AvailableCommand{}
 	for _, c := range cmds {
-		ac := sdk.AvailableCommand{Name: c.name, Description: c.description}
-		if len(c.params) > 0 {
-			hint := make([]string, len(c.params))
+		ac := sdk.AvailableCommand{Name: c.name, Description: c.description,
+			Meta: map[string]any{"commandType": "Recipe", "sourcePath": c.path}}
+		hint := ""
+		switch {
+		case c.goose != nil:
+			hint = c.goose.hint()
+		case len(c.params) > 0:
+			parts := make([]string, len(c.params))
 			for i, k := range c.params {
-				hint[i] = k + "=…"
+				parts[i] = k + "=…"
 			}
-			ac.Input = &sdk.AvailableCommandInput{Unstructured: &sdk.UnstructuredCommandInput{Hint: strings.Join(hint, " ")}}
+			hint = strings.Join(parts, " ")
+		}
+		if hint != "" {
+			ac.Input = &sdk.AvailableCommandInput{Unstructured: &sdk.UnstructuredCommandInput{Hint: hint}}
 		}
 		list = append(list, ac)
 	}
 	a.update(a.baseCtx(), s.id, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: list}})
+}
+
+// mergeCommands is goose's merge of command sources: a name already taken (compared as
+// normalizeCommand does) is left out, so an earlier source wins.
+func mergeCommands(sources ...[]slashCommand) []slashCommand {
+	taken := map[string]bool{}
+	var out []slashCommand
+	for _, src := range sources {
+		for _, c := range src {
+			if key := normalizeCommand(c.name); key != "" && !taken[key] {
+				taken[key] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// normalizeCommand is goose's normalize_command_name: leading slashes dropped, lower case.
+func normalizeCommand(name string) string {
+	return strings.ToLower(strings.TrimLeft(name, "/"))
 }
 
 // findCommand is the session's command named name.
@@ -104,7 +138,7 @@ func (s *acpSession) findCommand(name string) (slashCommand, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, c := range s.commands {
-		if c.name == name {
+		if c.name == name || (c.goose != nil && normalizeCommand(c.name) == normalizeCommand(name)) {
 			return c, true
 		}
 	}

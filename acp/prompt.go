@@ -68,17 +68,23 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		fe = &terminalFrontend{promptFrontend: pf, shell: &terminalShell{client: conn, sessionID: s.id, started: upd.terminalStarted}}
 	}
 	s.mu.Lock()
-	req := host.Request{Prompt: text, Root: s.cwd, Mode: s.mode, Perms: s.perms, Model: s.model, Extensions: s.mcp, NoSession: !s.stored}
+	req := host.Request{Prompt: text, Root: s.cwd, Mode: s.mode, Perms: s.perms, Provider: s.provider, Model: s.model, Extensions: s.mcp, NoSession: !s.stored}
 	if s.stored {
-		req.ResumeID = s.id
+		req.ResumeID = s.id // a recipe session's recipe is stored with it
 	} else {
-		req.History = s.history
+		req.History, req.Recipe = s.history, s.recipeRun
 	}
 	s.mu.Unlock()
 
 	name, values, isCommand, perr := parseSlash(text)
 	cmd, known := s.findCommand(name)
 	if isCommand && known {
+		if cmd.goose != nil {
+			_, rest, _ := strings.Cut(strings.TrimSpace(text), " ")
+			if values, perr = cmd.goose.args(rest); perr != nil {
+				perr = fmt.Errorf("Recipe /%s: %v", name, perr)
+			}
+		}
 		if perr != nil {
 			return a.reply(s, perr.Error())
 		}

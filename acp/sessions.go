@@ -31,13 +31,20 @@ type acpSession struct {
 
 	mu           sync.Mutex
 	mode         agent.Mode
+	provider     string // the provider option's value ("": goose's configuration)
 	model        string // the model option's value
+	recipe       []byte // the rendered recipe of a goose recipe session (session/new _meta), as JSON
+	recipeRun    []byte // that recipe as its runs take it (without its parameters)
 	contextLimit int
 	history      []provider.Message // the conversation when it is not stored
 	cancel       context.CancelFunc // the running prompt's (nil when idle)
 	idle         chan struct{}      // closed when the running prompt ends
 	rejected     map[string]bool    // tools answered "reject always" in this session
 	commands     []slashCommand
+	configured   string // the provider goose's configuration names
+
+	dataDir        string                      // goose's data folder (the session store's)
+	settingsLookup func(string) (string, bool) // goose's configuration
 }
 
 // cancelPrompt cancels the running prompt, if any.
@@ -60,14 +67,36 @@ func (s *acpSession) waitIdle() {
 	}
 }
 
-// NewSession opens a conversation in cwd (absolute), stored at once so its id is goose's session id.
+// NewSession opens a conversation in cwd (absolute), stored at once so its id is goose's session id; with
+// goose's _meta.recipeDeeplink or _meta.recipeId it is a recipe session (gooserecipe.go).
 func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
-	s, err := a.openSession(ctx, "", p.Cwd, p.McpServers, "")
+	src, err := a.sessionRecipe(p.Meta)
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
+	s, err := a.newSessionState(p.Cwd, p.McpServers, "")
+	if err != nil {
+		return sdk.NewSessionResponse{}, err
+	}
+	var rendered *renderedRecipe
+	if src != nil {
+		// the session is stored once its recipe is rendered, so a cancelled or failed set-up leaves
+		// nothing behind (goose deletes the session it made); the request names the id of a session
+		// kept in memory, and a provisional one otherwise
+		if rendered, err = a.renderSessionRecipe(ctx, src, a.provisionalID(), s.cwd, p.Meta); err != nil {
+			return sdk.NewSessionResponse{}, err
+		}
+		s.useRecipe(rendered, a.host.Provider, s.settingsLookup)
+	}
+	if err := a.registerSession(ctx, s, "", rendered); err != nil {
+		return sdk.NewSessionResponse{}, err
+	}
 	go a.advertiseCommands(s)
-	return sdk.NewSessionResponse{SessionId: sdk.SessionId(s.id), Modes: s.modeState(), ConfigOptions: s.configOptions()}, nil
+	resp := sdk.NewSessionResponse{SessionId: sdk.SessionId(s.id), Modes: s.modeState(), ConfigOptions: s.configOptions()}
+	if rendered != nil {
+		resp.Meta = rendered.responseMeta(s.cwd)
+	}
+	return resp, nil
 }
 
 // LoadSession replays a stored session (this one's or one the CLI or the editor made) as updates, then
@@ -90,6 +119,18 @@ func (a *Agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.
 
 // openSession registers a session: a new stored one when id is "", else the stored session id.
 func (a *Agent) openSession(ctx context.Context, id, cwd string, servers []sdk.McpServer, mode agent.Mode) (*acpSession, error) {
+	s, err := a.newSessionState(cwd, servers, mode)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.registerSession(ctx, s, id, nil); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// newSessionState checks the folder and MCP servers and sets the session up from goose's settings.
+func (a *Agent) newSessionState(cwd string, servers []sdk.McpServer, mode agent.Mode) (*acpSession, error) {
 	if !filepath.IsAbs(cwd) {
 		return nil, sdk.NewInvalidParams(map[string]any{"cwd": cwd, "error": "cwd must be an absolute path"})
 	}
@@ -104,13 +145,28 @@ func (a *Agent) openSession(ctx context.Context, id, cwd string, servers []sdk.M
 	if mode == "" {
 		mode = st.Mode
 	}
-	s := &acpSession{id: id, cwd: filepath.Clean(cwd), mcp: mcp, perms: st.Perms, mode: mode, rejected: map[string]bool{}}
+	s := &acpSession{cwd: filepath.Clean(cwd), mcp: mcp, perms: st.Perms, mode: mode, rejected: map[string]bool{},
+		dataDir: st.Config.DataDir, settingsLookup: st.Config.Get}
 	if setup, err := a.host.Provider(st.Config.Get, provider.Settings{}); err == nil {
-		s.model, s.contextLimit = setup.Model, setup.ContextLimit
+		s.model, s.contextLimit, s.configured = setup.Model, setup.ContextLimit, setup.Name
 	}
+	return s, nil
+}
+
+// registerSession stores a new session when id is "" (with its recipe, when it has one) and makes it
+// one of the open sessions.
+func (a *Agent) registerSession(ctx context.Context, s *acpSession, id string, rendered *renderedRecipe) error {
 	if id == "" {
-		if id, err = a.createSession(ctx, st.Config.DataDir, s.cwd, mode); err != nil {
-			return nil, sdk.NewInternalError(map[string]any{"error": err.Error()})
+		meta := session.Session{Name: "ACP: " + filepath.Base(s.cwd), WorkingDir: s.cwd, GooseMode: string(s.mode)}
+		if rendered != nil {
+			if t := rendered.title(); t != "" {
+				meta.Name = t
+			}
+			meta.Recipe, meta.RecipeValues = s.recipe, rendered.values
+		}
+		var err error
+		if id, err = a.createSession(ctx, s.dataDir, meta); err != nil {
+			return sdk.NewInternalError(map[string]any{"error": err.Error()})
 		}
 	}
 	s.stored = id != ""
@@ -125,7 +181,14 @@ func (a *Agent) openSession(ctx context.Context, id, cwd string, servers []sdk.M
 	}
 	s.id = id
 	a.sessions[id] = s
-	return s, nil
+	return nil
+}
+
+// provisionalID is the id an in-memory session opened now would get.
+func (a *Agent) provisionalID() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return "acp-" + strconv.Itoa(a.seq+1)
 }
 
 // extensionsFor turns the client's MCP servers into extensions (stdio and streamable HTTP).
@@ -198,9 +261,9 @@ func (a *Agent) Cancel(_ context.Context, p sdk.CancelNotification) error {
 	return nil
 }
 
-// createSession stores a new, empty session and returns its id ("" when sessions are off or the store
-// cannot open: the conversation is kept in memory).
-func (a *Agent) createSession(ctx context.Context, dataDir, cwd string, mode agent.Mode) (string, error) {
+// createSession stores a new session and returns its id ("" when sessions are off or the store cannot
+// open: the conversation is kept in memory).
+func (a *Agent) createSession(ctx context.Context, dataDir string, meta session.Session) (string, error) {
 	if a.opts.NoSessions {
 		return "", nil
 	}
@@ -209,7 +272,7 @@ func (a *Agent) createSession(ctx context.Context, dataDir, cwd string, mode age
 		slog.Warn("acp: sessions are not stored", "err", err)
 		return "", nil
 	}
-	id, err := store.Create(ctx, session.Session{Name: "ACP: " + filepath.Base(cwd), WorkingDir: cwd, GooseMode: string(mode)})
+	id, err := store.Create(ctx, meta)
 	if err != nil {
 		return "", fmt.Errorf("creating the session: %w", err)
 	}

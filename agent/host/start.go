@@ -54,6 +54,9 @@ type Request struct {
 	// Perms replaces permission.yaml's permissions for this run (a client session's own, so its
 	// "always" answers last as long as the session).
 	Perms *agent.Permissions
+	// Recipe is an already rendered recipe (JSON or YAML) to run when there is no RecipePath and the
+	// resumed session stores none: a client session's recipe kept in memory.
+	Recipe []byte
 }
 
 // SettingsError is goose's configuration that cannot be used; Loaded says config.yaml itself was read
@@ -156,6 +159,9 @@ func (h *Host) prepare(ctx context.Context, req Request, fe Frontend) (*prepared
 		if p.prompt == "" && req.RecipePath == "" { // a recipe the request names runs with its own prompt
 			p.prompt = ContinuePrompt
 		}
+	}
+	if p.recipePath == "" && stored == nil && req.Recipe != nil {
+		stored = req.Recipe
 	}
 	p.root = h.rootFor(p.root, req.DefaultRoot, p.recipePath)
 	switch {

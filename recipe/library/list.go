@@ -49,9 +49,15 @@ func EntriesJSON(entries []Entry) string {
 // rendering (`Recipe::from_file_path`); a file that does not parse is logged at debug level and skipped.
 // A name present in two folders is listed twice.
 func (rs Resolver) List() []Entry {
+	var out []Entry
+	rs.scan(func(e Entry, _ string, _ *Recipe) { out = append(out, e) })
+	return out
+}
+
+// scan visits every recipe List lists, with the file's absolute path and the parsed recipe.
+func (rs Resolver) scan(visit func(e Entry, abs string, r *Recipe)) {
 	dirs := rs.Env.SearchDirs()
 	fsys := recipe.ConfinedFS(rs.folders(dirs))
-	var out []Entry
 	for _, dir := range dirs {
 		abs := rs.abs(dir)
 		f, err := os.OpenFile(abs, os.O_RDONLY|recipe.OpenNonBlocking, 0) // a FIFO named as a folder must not block
@@ -83,10 +89,10 @@ func (rs Resolver) List() []Entry {
 				slog.Debug("recipe list: skipped", "path", p, "err", err)
 				continue
 			}
-			out = append(out, Entry{Name: strings.TrimSuffix(name, "."+ext), Source: "Local", Path: p, Title: r.Title, Description: r.Description})
+			visit(Entry{Name: strings.TrimSuffix(name, "."+ext), Source: "Local", Path: p, Title: r.Title, Description: r.Description},
+				filepath.Join(abs, name), r)
 		}
 	}
-	return out
 }
 
 // Parse is goose's `Recipe::from_content` on text as it is (no template rendering): YAML (JSON is YAML),

@@ -109,83 +109,14 @@ func DecodeDTO(n *yamltree.Node) (*Recipe, error) {
 	return r, nil
 }
 
-func (d *decoder) recipeDTO(root *yamltree.Node) *Recipe {
-	r := &Recipe{Version: "1.0.0"}
-	if root == nil || root.Kind != yamltree.Map {
-		what := "unit value"
-		if root != nil {
-			what = root.Describe()
-		}
-		d.fail("", "invalid type: %s, expected struct RecipeDto", what)
-		return r
-	}
-	if v := root.Get("version"); v != nil {
-		r.Version = d.str(v, "version")
-	}
-	r.Title = d.str(d.required(root, "title", ""), "title")
-	r.Description = d.str(d.required(root, "description", ""), "description")
-	r.Instructions = d.optStr(root.Get("instructions"), "instructions")
-	r.Prompt = d.optStr(root.Get("prompt"), "prompt")
-	if items, ok := d.seq(root.Get("extensions"), "extensions"); ok {
-		r.Extensions = make([]Extension, 0, len(items))
-		for i, it := range items {
-			r.Extensions = append(r.Extensions, d.extensionDTO(it, index("extensions", i)))
-		}
-	}
-	if s := root.Get("settings"); s != nil && !s.IsNull() && d.mapping(s, "settings", "struct RecipeSettingsDto") {
-		r.Settings = d.settings(s)
-	}
-	if a := root.Get("activities"); a != nil && !a.IsNull() {
-		r.Activities = d.strings(a, "activities")
-	}
-	if a := root.Get("author"); a != nil && !a.IsNull() && d.mapping(a, "author", "struct RecipeAuthorDto") {
-		r.Author = &Author{Contact: d.optStr(a.Get("contact"), "author.contact"), Metadata: d.optStr(a.Get("metadata"), "author.metadata")}
-	}
-	if items, ok := d.seq(root.Get("parameters"), "parameters"); ok {
-		r.Parameters = make([]Parameter, 0, len(items))
-		for i, it := range items {
-			r.Parameters = append(r.Parameters, d.parameter(it, index("parameters", i)))
-		}
-	}
-	if resp := root.Get("response"); resp != nil && !resp.IsNull() && d.mapping(resp, "response", "struct RecipeResponseDto") {
-		r.Response = &Response{}
-		if js := resp.Get("json_schema"); js != nil && !js.IsNull() {
-			r.Response.JSONSchema = FromNode(js)
-		}
-	}
-	if items, ok := d.seq(root.Get("sub_recipes"), "sub_recipes"); ok {
-		r.SubRecipes = make([]SubRecipe, 0, len(items))
-		for i, it := range items {
-			r.SubRecipes = append(r.SubRecipes, d.subRecipeDTO(it, index("sub_recipes", i)))
-		}
-	}
-	if rt := root.Get("retry"); rt != nil && !rt.IsNull() && d.mapping(rt, "retry", "struct RecipeRetryConfigDto") {
-		r.Retry = d.retryDTO(rt)
-	}
-	return r
-}
+func (d *decoder) recipeDTO(root *yamltree.Node) *Recipe { return d.recipeAs(root, recipeDTOShape) }
 
 func (d *decoder) extensionDTO(n *yamltree.Node, path string) Extension {
-	var e Extension
-	if !d.mapping(n, path, "internally tagged enum RecipeExtensionDto") {
-		return e
-	}
-	tag := n.Get("type")
-	if tag == nil {
-		d.fail(path, "missing field `type`")
-		return e
-	}
-	e.Type = d.str(tag, path)
-	fields, ok := dtoExtensionFields[e.Type]
+	e, ok := d.extensionHead(n, path, "internally tagged enum RecipeExtensionDto", dtoVariants)
 	if !ok {
-		d.fail(path, "unknown variant `%s`, expected one of `%s`", e.Type, strings.Join(dtoVariants, "`, `"))
 		return e
 	}
-	e.Name = d.str(d.required(n, "name", path), join(path, "name"))
-	if desc := d.optStr(n.Get("description"), join(path, "description")); desc != nil {
-		e.Description = *desc
-	}
-	e.Fields = map[string]*Value{}
+	fields := dtoExtensionFields[e.Type]
 	for _, k := range fields {
 		v := n.Get(k)
 		if v == nil {

@@ -4,6 +4,7 @@
 package library
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/goose-ls/goose-ls/recipe/yamltree"
@@ -56,27 +57,36 @@ var extensionVariants = map[string][]extensionField{
 // variantNames in the order serde lists them in its unknown-variant message.
 var variantNames = []string{"stdio", "builtin", "platform", "streamable_http", "frontend", "inline_python"}
 
-func (d *decoder) extension(n *yamltree.Node, path string) Extension {
-	var e Extension
-	if !d.mapping(n, path, "internally tagged enum RecipeExtensionConfigInternal") {
-		return e
+// extensionHead reads what every variant of an extension enum has: the `type` tag (one of variants, named
+// in goose's order in serde's message), `name` and `description`; ok is false when the rest cannot be read.
+func (d *decoder) extensionHead(n *yamltree.Node, path, enum string, variants []string) (e Extension, ok bool) {
+	if !d.mapping(n, path, enum) {
+		return e, false
 	}
 	tag := n.Get("type")
 	if tag == nil {
 		d.fail(path, "missing field `type`")
-		return e
+		return e, false
 	}
 	e.Type = d.str(tag, path)
-	fields, ok := extensionVariants[e.Type]
-	if !ok {
-		d.fail(path, "unknown variant `%s`, expected one of `%s`", e.Type, strings.Join(variantNames, "`, `"))
-		return e
+	if !slices.Contains(variants, e.Type) {
+		d.fail(path, "unknown variant `%s`, expected one of `%s`", e.Type, strings.Join(variants, "`, `"))
+		return e, false
 	}
 	e.Name = d.str(d.required(n, "name", path), join(path, "name"))
 	if desc := d.optStr(n.Get("description"), join(path, "description")); desc != nil {
 		e.Description = *desc
 	}
 	e.Fields = map[string]*Value{}
+	return e, true
+}
+
+func (d *decoder) extension(n *yamltree.Node, path string) Extension {
+	e, ok := d.extensionHead(n, path, "internally tagged enum RecipeExtensionConfigInternal", variantNames)
+	if !ok {
+		return e
+	}
+	fields := extensionVariants[e.Type]
 	for _, f := range fields {
 		v := n.Get(f.key)
 		if v == nil {

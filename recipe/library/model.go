@@ -223,17 +223,39 @@ func (d *decoder) uint(n *yamltree.Node, path, rust string) *uint64 {
 	return &v
 }
 
-func (d *decoder) recipe(root *yamltree.Node) *Recipe {
+// recipeShape names one of goose's two serde shapes of a recipe: its Rust type names (in serde's
+// messages), the null handling of `version`, and the decoders of its nested types.
+type recipeShape struct {
+	recipe, settings, author, response, retry string
+	nullVersionDefaults                       bool // a null version keeps 1.0.0 (Recipe) or fails (RecipeDto)
+	extension                                 func(*decoder, *yamltree.Node, string) Extension
+	subRecipe                                 func(*decoder, *yamltree.Node, string) SubRecipe
+	retryConfig                               func(*decoder, *yamltree.Node) *Retry
+}
+
+// recipeFile is goose's Recipe (a recipe file); recipeDTO is the ACP wire's RecipeDto.
+var (
+	recipeFile = recipeShape{recipe: "struct Recipe", settings: "struct Settings", author: "struct Author",
+		response: "struct Response", retry: "struct RetryConfig", nullVersionDefaults: true,
+		extension: (*decoder).extension, subRecipe: (*decoder).subRecipe, retryConfig: (*decoder).retry}
+	recipeDTOShape = recipeShape{recipe: "struct RecipeDto", settings: "struct RecipeSettingsDto", author: "struct RecipeAuthorDto",
+		response: "struct RecipeResponseDto", retry: "struct RecipeRetryConfigDto",
+		extension: (*decoder).extensionDTO, subRecipe: (*decoder).subRecipeDTO, retryConfig: (*decoder).retryDTO}
+)
+
+func (d *decoder) recipe(root *yamltree.Node) *Recipe { return d.recipeAs(root, recipeFile) }
+
+func (d *decoder) recipeAs(root *yamltree.Node, shape recipeShape) *Recipe {
 	r := &Recipe{Version: "1.0.0"}
 	if root == nil || root.Kind != yamltree.Map {
 		what := "unit value"
 		if root != nil {
 			what = root.Describe()
 		}
-		d.fail("", "invalid type: %s, expected struct Recipe", what)
+		d.fail("", "invalid type: %s, expected %s", what, shape.recipe)
 		return r
 	}
-	if v := root.Get("version"); v != nil && !v.IsNull() {
+	if v := root.Get("version"); v != nil && !(shape.nullVersionDefaults && v.IsNull()) {
 		r.Version = d.str(v, "version")
 	}
 	r.Title = d.str(d.required(root, "title", ""), "title")
@@ -243,16 +265,16 @@ func (d *decoder) recipe(root *yamltree.Node) *Recipe {
 	if items, ok := d.seq(root.Get("extensions"), "extensions"); ok {
 		r.Extensions = make([]Extension, 0, len(items))
 		for i, it := range items {
-			r.Extensions = append(r.Extensions, d.extension(it, index("extensions", i)))
+			r.Extensions = append(r.Extensions, shape.extension(d, it, index("extensions", i)))
 		}
 	}
-	if s := root.Get("settings"); s != nil && !s.IsNull() && d.mapping(s, "settings", "struct Settings") {
+	if s := root.Get("settings"); s != nil && !s.IsNull() && d.mapping(s, "settings", shape.settings) {
 		r.Settings = d.settings(s)
 	}
 	if a := root.Get("activities"); a != nil && !a.IsNull() {
 		r.Activities = d.strings(a, "activities")
 	}
-	if a := root.Get("author"); a != nil && !a.IsNull() && d.mapping(a, "author", "struct Author") {
+	if a := root.Get("author"); a != nil && !a.IsNull() && d.mapping(a, "author", shape.author) {
 		r.Author = &Author{Contact: d.optStr(a.Get("contact"), "author.contact"), Metadata: d.optStr(a.Get("metadata"), "author.metadata")}
 	}
 	if items, ok := d.seq(root.Get("parameters"), "parameters"); ok {
@@ -261,7 +283,7 @@ func (d *decoder) recipe(root *yamltree.Node) *Recipe {
 			r.Parameters = append(r.Parameters, d.parameter(it, index("parameters", i)))
 		}
 	}
-	if resp := root.Get("response"); resp != nil && !resp.IsNull() && d.mapping(resp, "response", "struct Response") {
+	if resp := root.Get("response"); resp != nil && !resp.IsNull() && d.mapping(resp, "response", shape.response) {
 		r.Response = &Response{}
 		if js := resp.Get("json_schema"); js != nil && !js.IsNull() {
 			r.Response.JSONSchema = FromNode(js)
@@ -270,11 +292,11 @@ func (d *decoder) recipe(root *yamltree.Node) *Recipe {
 	if items, ok := d.seq(root.Get("sub_recipes"), "sub_recipes"); ok {
 		r.SubRecipes = make([]SubRecipe, 0, len(items))
 		for i, it := range items {
-			r.SubRecipes = append(r.SubRecipes, d.subRecipe(it, index("sub_recipes", i)))
+			r.SubRecipes = append(r.SubRecipes, shape.subRecipe(d, it, index("sub_recipes", i)))
 		}
 	}
-	if rt := root.Get("retry"); rt != nil && !rt.IsNull() && d.mapping(rt, "retry", "struct RetryConfig") {
-		r.Retry = d.retry(rt)
+	if rt := root.Get("retry"); rt != nil && !rt.IsNull() && d.mapping(rt, "retry", shape.retry) {
+		r.Retry = shape.retryConfig(d, rt)
 	}
 	return r
 }

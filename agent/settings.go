@@ -6,27 +6,31 @@ import (
 	"path/filepath"
 
 	"github.com/goose-ls/goose-ls/agent/config"
+	"github.com/goose-ls/goose-ls/agent/config/secretstore"
 )
 
 // Settings are goose's configuration, the permission mode and the per-tool permissions.
 type Settings struct {
 	Config *config.Config
-	Mode   Mode
-	Perms  *Permissions
+	// Secrets is goose's secret storage behind Config (the keyring, or secrets.yaml); its notice and
+	// values are reported through Secrets.Watch.
+	Secrets *secretstore.Store
+	Mode    Mode
+	Perms   *Permissions
 	// PermsErr is a permission.yaml that could not be read (the run goes on with none).
 	PermsErr error
 }
 
-// LoadSettings reads config.yaml/secrets.yaml (environment first), GOOSE_MODE and permission.yaml.
+// LoadSettings reads config.yaml and goose's secrets (environment first), GOOSE_MODE and permission.yaml.
 func LoadSettings(env func(string) (string, bool)) (Settings, error) {
-	cfg, err := config.Load(env)
+	cfg, secrets, err := secretstore.Load(env)
 	if err != nil {
 		return Settings{}, err
 	}
 	mode, err := ParseMode(cfg.GetOr("GOOSE_MODE", ""))
 	if err != nil {
-		return Settings{Config: cfg}, err
+		return Settings{Config: cfg, Secrets: secrets}, err
 	}
 	perms, perr := LoadPermissions(filepath.Join(cfg.Dir, "permission.yaml")) // empty permissions on error
-	return Settings{Config: cfg, Mode: mode, Perms: perms, PermsErr: perr}, nil
+	return Settings{Config: cfg, Secrets: secrets, Mode: mode, Perms: perms, PermsErr: perr}, nil
 }

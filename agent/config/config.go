@@ -1,6 +1,6 @@
 // Package config reads goose's configuration the way goose does: an environment variable (the key
-// uppercased) wins over <config_dir>/config.yaml; secrets come from the environment or secrets.yaml.
-// The active provider and model are read from goose 1.38's layout (`active_provider` + `providers:`)
+// uppercased) wins over <config_dir>/config.yaml, then the secret store given with UseSecrets (goose's
+// keyring or secrets.yaml: agent/config/secretstore). The active provider and model are read from goose 1.38's layout (`active_provider` + `providers:`)
 // as well as from the older top-level GOOSE_PROVIDER/GOOSE_MODEL keys.
 package config
 
@@ -18,8 +18,30 @@ type Config struct {
 	Dir     string // the config folder (~/.config/goose)
 	DataDir string // the data folder (~/.local/share/goose)
 	values  map[string]any
-	secrets map[string]any
+	secrets Secrets
 	env     func(string) (string, bool)
+}
+
+// Secrets is a secret store keys fall through to after the environment and config.yaml.
+type Secrets interface {
+	Lookup(key string) (string, bool)
+}
+
+// UseSecrets makes s the store Get falls back to; without one, Get reads the environment and
+// config.yaml only (all the language server and the checker need).
+func (c *Config) UseSecrets(s Secrets) { c.secrets = s }
+
+// Env is the environment the config was loaded with.
+func (c *Config) Env() func(string) (string, bool) { return c.env }
+
+// IsSet is goose's test of a switch like GOOSE_DISABLE_KEYRING: the variable is in the environment
+// (whatever its value, even empty or "false") or config.yaml has the key (whatever its value, even null).
+func (c *Config) IsSet(key string) bool {
+	if _, ok := c.env(strings.ToUpper(key)); ok {
+		return true
+	}
+	_, ok := c.values[key]
+	return ok
 }
 
 // Load reads the config from its usual place; GOOSE_PATH_ROOT relocates config and data. A missing
@@ -28,7 +50,7 @@ func Load(env func(string) (string, bool)) (*Config, error) {
 	if env == nil {
 		env = os.LookupEnv
 	}
-	c := &Config{env: env, values: map[string]any{}, secrets: map[string]any{}}
+	c := &Config{env: env, values: map[string]any{}}
 	withHome := func(key string) (string, bool) {
 		if v, ok := env(key); ok || key != "HOME" {
 			return v, ok
@@ -38,9 +60,6 @@ func Load(env func(string) (string, bool)) (*Config, error) {
 	}
 	c.Dir, c.DataDir = Dirs(withHome)
 	if err := readYAML(filepath.Join(c.Dir, "config.yaml"), &c.values); err != nil {
-		return c, err
-	}
-	if err := readYAML(filepath.Join(c.Dir, "secrets.yaml"), &c.secrets); err != nil {
 		return c, err
 	}
 	return c, nil
@@ -84,7 +103,7 @@ func readYAML(path string, into *map[string]any) error {
 	return nil
 }
 
-// Get looks a key up: environment, then config.yaml, then secrets.yaml. GOOSE_PROVIDER and GOOSE_MODEL
+// Get looks a key up: environment, then config.yaml, then the secret store. GOOSE_PROVIDER and GOOSE_MODEL
 // are the active provider and model (ActiveProvider, ActiveModel).
 func (c *Config) Get(key string) (string, bool) {
 	switch strings.ToUpper(key) {
@@ -136,12 +155,18 @@ func (c *Config) lookup(key string) (string, bool) {
 	if v, ok := c.env(strings.ToUpper(key)); ok {
 		return v, true
 	}
-	for _, m := range []map[string]any{c.values, c.secrets} {
-		if v, ok := m[key]; ok && v != nil {
-			return fmt.Sprint(v), true
+	if v, ok := c.values[key]; ok && v != nil {
+		return fmt.Sprint(v), true
+	}
+	if v, ok := c.values[strings.ToUpper(key)]; ok && v != nil {
+		return fmt.Sprint(v), true
+	}
+	if c.secrets != nil {
+		if v, ok := c.secrets.Lookup(key); ok {
+			return v, true
 		}
-		if v, ok := m[strings.ToUpper(key)]; ok && v != nil {
-			return fmt.Sprint(v), true
+		if up := strings.ToUpper(key); up != key {
+			return c.secrets.Lookup(up)
 		}
 	}
 	return "", false

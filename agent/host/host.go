@@ -78,7 +78,14 @@ func New(opts Options) *Host {
 }
 
 // Settings reads goose's configuration, mode and permissions as a run does.
-func (h *Host) Settings() (agent.Settings, error) { return agent.LoadSettings(h.opts.Env) }
+func (h *Host) Settings() (agent.Settings, error) {
+	st, err := agent.LoadSettings(h.opts.Env)
+	if st.Secrets != nil {
+		// goose's secrets reach the redactor as soon as they are read, the keyring's notice the front end
+		st.Secrets.Watch(h.warn, h.redactor.Add)
+	}
+	return st, err
+}
 
 // Provider resolves a provider as the host's runs do (Options.Providers, else goose's configuration
 // cfg) without running anything: a client's model picker.

@@ -114,7 +114,7 @@ func (h *Host) Start(ctx context.Context, req Request, fe Frontend) (*Run, error
 }
 
 func (h *Host) prepare(ctx context.Context, req Request, fe Frontend) (*prepared, error) {
-	st, err := agent.LoadSettings(h.opts.Env)
+	st, err := h.Settings()
 	if err != nil {
 		return nil, &SettingsError{Err: err, Loaded: st.Config != nil}
 	}

@@ -1,4 +1,4 @@
-// Command goose-ls-agent is goose-ls's agent: `run`, `acp`, `sessions`, and `relay` (the language
+// Command goose-ls-agent is goose-ls's agent: `run`, `acp`, `sessions`, `secret`, and `relay` (the language
 // server's agent process, lsp/agentrelay on stdin/stdout). goose-ls runs it from beside itself; it links
 // the provider SDKs, SQLite and MCP that goose-ls does not.
 package main
@@ -34,6 +34,7 @@ Usage:
                       [--explain | --render-recipe]
   goose-ls-agent acp [--debug] [--no-session]
   goose-ls-agent sessions [ID]
+  goose-ls-agent secret set NAME  store a secret where goose keeps it (the value on stdin)
   goose-ls-agent relay            the language server's agent process (lsp/agentrelay on stdin/stdout)
   goose-ls-agent version
 `)
@@ -53,6 +54,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runRun(args[1:], stdout, stderr)
 	case "sessions":
 		return runSessions(args[1:], stdout, stderr)
+	case "secret":
+		return runSecret(args[1:], os.Stdin, stdout, stderr)
 	case "relay":
 		return runRelay()
 	case "version", "--version", "-v":

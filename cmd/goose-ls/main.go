@@ -1,7 +1,7 @@
 // Command goose-ls is the goose recipe language server and its CLI: check, recipe, schema, version. The
-// agent's commands (run, acp, sessions) and the server's agent runs are goose-ls-agent's, a separate
-// executable installed beside it: the server and `check` link no provider SDK, SQLite or MCP, so they
-// stay small in memory, and an agent crash never takes the language server down.
+// agent's commands (run, acp, sessions, secret) and the server's agent runs are goose-ls-agent's, a
+// separate executable installed beside it: the server and `check` link no provider SDK, SQLite or MCP,
+// so they stay small in memory, and an agent crash never takes the language server down.
 package main
 
 import (
@@ -37,6 +37,8 @@ Usage:
   goose-ls recipe deeplink RECIPE [-p k=v ...]        print a goose://recipe link for the recipe
   goose-ls recipe validate RECIPE                     validate a recipe as goose does
   goose-ls sessions [ID]                              list stored sessions, or show one
+  goose-ls secret set NAME                            store a secret (an API key) where goose keeps it:
+                                                      the system keyring, or secrets.yaml; the value on stdin
   goose-ls schema                                     print the recipe JSON Schema
   goose-ls version                                    print the version, commit and the goose version it agrees with
 `)
@@ -51,7 +53,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "serve":
 		return runServe()
-	case "acp", "sessions": // the agent's commands: goose-ls-agent (agentexec.go)
+	case "acp", "sessions", "secret": // the agent's commands: goose-ls-agent (agentexec.go)
 		return execAgent(args, stderr)
 	case "run":
 		return runRun(args[1:], stdout, stderr)

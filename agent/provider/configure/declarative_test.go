@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goose-ls/goose-ls/agent/config"
+	"github.com/goose-ls/goose-ls/agent/config/secretstore"
 	"github.com/goose-ls/goose-ls/agent/provider"
 	"github.com/goose-ls/goose-ls/agent/provider/wiretest"
 )
@@ -264,9 +264,9 @@ func TestBadCustomFileDropsDeclarativeProvidersAsGooseDoes(t *testing.T) {
 	}
 }
 
-// What `goose-ls run` and the language server do: config.Load, then Resolve(cfg.Get, …). goose 1.38's
-// config.yaml layout chooses the provider and model, the key comes from secrets.yaml, and the custom
-// provider is found in the config folder GOOSE_PATH_ROOT names.
+// What `goose-ls run` and the language server do: secretstore.Load, then Resolve(cfg.Get, …). goose
+// 1.38's config.yaml layout chooses the provider and model, the key comes from secrets.yaml (the storage
+// with GOOSE_DISABLE_KEYRING), and the custom provider is found in the config folder GOOSE_PATH_ROOT names.
 func TestResolveThroughGooseConfigFolder(t *testing.T) {
 	srv := wiretest.OpenAI(wiretest.Replies(wiretest.Reply{Text: "configured"}))
 	defer srv.Close()
@@ -279,7 +279,7 @@ func TestResolveThroughGooseConfigFolder(t *testing.T) {
 	}
 	write("config.yaml", "active_provider: custom_local\nproviders:\n  custom_local:\n    enabled: true\n    model: m2\n    configured: true\n")
 	write("secrets.yaml", "CUSTOM_LOCAL_API_KEY: secret-from-yaml\n")
-	cfg, err := config.Load(lookup(map[string]string{"GOOSE_PATH_ROOT": root}))
+	cfg, _, err := secretstore.Load(lookup(map[string]string{"GOOSE_PATH_ROOT": root, "GOOSE_DISABLE_KEYRING": "1"}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@
 import * as vscode from "vscode";
 import { GooseServer, RUN_COMMAND, secretKey } from "./server";
 import { Question, RecipeParameter, questions } from "./lib/parameters";
+import { apiKeyVariable } from "./lib/providerEnv";
+import { storeSecret } from "./lib/storeSecret";
 
 interface Started {
   runId: string;
@@ -85,13 +87,20 @@ export function registerCommands(ctx: vscode.ExtensionContext, server: GooseServ
     void vscode.window.setStatusBarMessage(`goose: undid turn ${last.turn} (${res.reverted.length} files)`, 5000);
   });
 
+  // Set API Key stores the key where goose keeps it (the system keyring, or secrets.yaml), so goose and
+  // goose-ls share it; a key an older version kept in VS Code's secret storage is removed (it would shadow
+  // the new one through the server's environment)
   reg("goose.vscode.setApiKey", async () => {
     const cfg = vscode.workspace.getConfiguration("goose");
     const provider = await vscode.window.showInputBox({ title: "Provider of the key", value: cfg.get<string>("provider", "") || process.env.GOOSE_PROVIDER || "openai" });
     if (!provider) return;
-    const key = await vscode.window.showInputBox({ title: `API key for ${provider}`, password: true, ignoreFocusOut: true });
-    if (key === undefined) return;
-    await ctx.secrets.store(secretKey(provider), key);
+    const variable = apiKeyVariable(provider);
+    if (!variable) return void vscode.window.showInformationMessage(`goose: provider ${provider} needs no API key`);
+    const key = await vscode.window.showInputBox({ title: `API key for ${provider} (${variable})`, password: true, ignoreFocusOut: true });
+    if (!key) return;
+    const said = await storeSecret(server.binary(), variable, key);
+    await ctx.secrets.delete(secretKey(provider));
+    void vscode.window.showInformationMessage(`goose: ${said}`);
     await server.restart("API key changed");
   });
 

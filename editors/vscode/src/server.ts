@@ -1,5 +1,5 @@
-// The goose-ls language client: finds the binary, passes provider settings and the API key through the
-// process environment, restarts after crashes (with a limit) and on setting changes, routes
+// The goose-ls language client: finds the binary, passes provider settings (and an API key an older version
+// kept in VS Code's secret storage) through the process environment, restarts after crashes (with a limit) and on setting changes, routes
 // goose/runEvent notifications to the transcript, the status bar and its listeners (the goose view), and
 // lets the goose view answer approvals and apply the agent's edits.
 import * as fs from "fs";
@@ -58,17 +58,29 @@ export class GooseServer implements vscode.Disposable {
     );
   }
 
-  /** start launches the server, or explains why it cannot. */
-  async start(): Promise<void> {
-    const cfg = vscode.workspace.getConfiguration("goose");
-    const found = findServer({
-      setting: cfg.get<string>("serverPath", ""),
+  /** find resolves the goose-ls binary (setting, bundled, PATH). */
+  private find() {
+    return findServer({
+      setting: vscode.workspace.getConfiguration("goose").get<string>("serverPath", ""),
       extensionDir: this.ctx.extensionPath,
       platform: process.platform,
       arch: process.arch,
       pathEnv: process.env.PATH ?? "",
       probe: { isExecutable: (f) => isExecutable(f) },
     });
+  }
+
+  /** binary is the goose-ls executable, for its CLI commands; it throws the lookup's fix when none is found. */
+  binary(): string {
+    const found = this.find();
+    if ("error" in found) throw new Error(found.error);
+    return found.path;
+  }
+
+  /** start launches the server, or explains why it cannot. */
+  async start(): Promise<void> {
+    const cfg = vscode.workspace.getConfiguration("goose");
+    const found = this.find();
     if ("error" in found) {
       const open = "Open Settings";
       void vscode.window.showErrorMessage(found.error, open).then((a) => {

@@ -1,5 +1,5 @@
-// The environment of the server process: provider settings as goose's variables and the API key from
-// SecretStorage (never written to settings.json).
+// The environment of the server process: provider settings as goose's variables, and an API key an older
+// version kept in SecretStorage (Set API Key now stores keys where goose keeps them: lib/storeSecret.ts).
 
 /** apiKeyVariable is the variable goose reads a provider's key from ("" when it needs none). */
 export function apiKeyVariable(provider: string): string {

@@ -122,11 +122,18 @@ type RunOptions struct {
 }
 
 // Recorder stores a run's main conversation (session.Recorder is one): the provider and model that
-// answer, each message and each turn's token usage. Sub-agents are not recorded.
+// answer, each message and each provider request's token usage.
 type Recorder interface {
 	SetProvider(name, model string)
 	Record(provider.Message)
 	Usage(provider.Usage)
+}
+
+// SubAgentRecorder is a Recorder that also stores each sub-agent's run (in workDir) with a recorder of its
+// own; with a plain Recorder sub-agents are not stored.
+type SubAgentRecorder interface {
+	Recorder
+	SubAgent(workDir string) Recorder
 }
 
 // ErrNoPrompt is returned when neither the recipe nor the caller gives a first message.
@@ -306,7 +313,7 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 		}
 		record = rec.Record
 		events = func(e Event) {
-			if e.Kind == EventUsage && e.Agent == "" {
+			if e.Kind == EventUsage && e.Agent == opts.agent { // this run's own requests, not a sub-agent's
 				rec.Usage(e.Usage)
 			}
 			if opts.Events != nil {

@@ -257,7 +257,8 @@ func agentRecipe(src source, p *delegateParams) *Doc {
 }
 
 // taskOptions is goose's build_task_config: provider and model, inherited extensions, max_turns and the
-// working folder. The sub-agent runs in auto mode, unrecorded, with goose's sub-agent prompt.
+// working folder. The sub-agent runs in auto mode with goose's sub-agent prompt, stored as a session of its
+// own when the run's recorder can do that.
 func (s *summonExt) taskOptions(p *delegateParams, doc *Doc) (RunOptions, error) {
 	settings := s.subagentSettings(p, doc)
 	setup, err := s.opts.Providers(settings)
@@ -276,6 +277,9 @@ func (s *summonExt) taskOptions(p *delegateParams, doc *Doc) (RunOptions, error)
 	child := s.opts
 	child.RecipePath, child.Params, child.Prompt, child.History = "", nil, "", nil
 	child.Recorder, child.Ask, child.Approver, child.Mode = nil, nil, nil, ModeAuto
+	if rec, ok := s.opts.Recorder.(SubAgentRecorder); ok { // stored as a session of its own, as goose does
+		child.Recorder = rec.SubAgent(ws.Root())
+	}
 	child.Workspace = ws
 	child.MaxTurns = maxTurns
 	child.Providers = func(provider.Settings) (provider.Setup, error) { return setup, nil }

@@ -1,156 +1,158 @@
-// The pipelined session recorder: writes never wait for the store, the store opens once the first
-// request is written (or something waits), everything queued is stored in order by the time close
-// returns, reads see the writes queued before them, and a store that cannot open stores nothing without
-// blocking the run.
+// The run's recorder: every message is in goose's store (read through a connection of its own) before
+// the next provider request, and a delegated sub-agent is stored as goose stores one, under its parent.
 
 package host
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
-	"errors"
-	"path/filepath"
-	"runtime"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/goose-ls/goose-ls/agent"
+	"github.com/goose-ls/goose-ls/agent/config"
 	"github.com/goose-ls/goose-ls/agent/provider"
+	"github.com/goose-ls/goose-ls/agent/provider/scripted"
 	"github.com/goose-ls/goose-ls/agent/session"
 )
 
-func TestQueuedRecorderWritesWithoutWaitingForTheStore(t *testing.T) {
-	store, err := session.Open(filepath.Join(t.TempDir(), "sessions.db"), nil)
+// the todo extension keeps its list through the run's recorder
+var _ interface {
+	SetExtensionData(key string, value any) error
+	ExtensionData(key string) (json.RawMessage, bool)
+} = &runRecorder{}
+
+// storedRows reads a session's messages as another process would, through its own connection.
+func storedRows(t *testing.T, path, id string) []string {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
-	release := make(chan struct{})
-	var created []string
-	q := newQueuedRecorder(&session.Recorder{Meta: session.Session{Name: "queued", WorkingDir: "/w"},
-		OnCreate: func(id string) { created = append(created, id) }},
-		func() (*session.Store, error) { <-release; return store, nil }, 0)
-
-	// the store is not open yet: none of these may wait for it (the test would hang)
-	q.SetProvider("openai", "gpt-4o")
-	if _, found := q.ExtensionData("todo"); found {
-		t.Fatal("a new session has no extension data")
-	}
-	q.Record(provider.Message{Role: provider.User, Text: "first"})
-	q.Record(provider.Message{Role: provider.Assistant, Text: "second"})
-	q.Usage(provider.Usage{InputTokens: 10, OutputTokens: 2})
-	q.Record(provider.Message{Role: provider.User, Text: "third"})
-	close(release)
-
-	// a read after the writes sees them: the session exists and holds the value set through the queue
-	if err := q.SetExtensionData("todo", map[string]string{"content": "- [ ] a"}); err != nil {
-		t.Fatal(err)
-	}
-	raw, found := q.ExtensionData("todo")
-	if !found || string(raw) != `{"content":"- [ ] a"}` {
-		t.Fatalf("extension data after the first message: %s %v", raw, found)
-	}
-	if err := q.close(); err != nil {
-		t.Fatal(err)
-	}
-	if len(created) != 1 {
-		t.Fatalf("OnCreate calls: %v", created)
-	}
-	sess, history, err := store.Get(context.Background(), created[0])
+	defer db.Close()
+	rows, err := db.Query(`SELECT role, content_json FROM messages WHERE session_id = ? ORDER BY created_timestamp, id`, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var texts []string
-	for _, m := range history {
-		texts = append(texts, string(m.Role)+":"+m.Text)
-	}
-	if diff := cmp.Diff([]string{"user:first", "assistant:second", "user:third"}, texts); diff != "" {
-		t.Errorf("stored messages (-want +got):\n%s", diff)
-	}
-	if sess.Name != "queued" || sess.Provider != "openai" || sess.Model != "gpt-4o" {
-		t.Errorf("session meta: name %q provider %q model %q", sess.Name, sess.Provider, sess.Model)
-	}
-	if sess.InputTokens != 10 || sess.OutputTokens != 2 {
-		t.Errorf("usage not stored: %d in, %d out", sess.InputTokens, sess.OutputTokens)
-	}
-}
-
-func TestQueuedRecorderExtensionDataBeforeTheFirstMessage(t *testing.T) {
-	release := make(chan struct{})
-	q := newQueuedRecorder(&session.Recorder{}, func() (*session.Store, error) {
-		<-release
-		return nil, errors.New("no store")
-	}, 0)
-	set := make(chan error, 1)
-	go func() { set <- q.SetExtensionData("todo", "kept") }()
-	// the value is answered at once, before the store (still opening) has it
-	for {
-		if raw, found := q.ExtensionData("todo"); found {
-			var v string
-			if json.Unmarshal(raw, &v) != nil || v != "kept" {
-				t.Fatalf("extension data %s", raw)
-			}
-			break
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var role, content string
+		if err := rows.Scan(&role, &content); err != nil {
+			t.Fatal(err)
 		}
-		runtime.Gosched()
+		out = append(out, role+" "+content)
 	}
-	close(release)
-	if err := <-set; err != nil {
-		t.Fatalf("a store that did not open stores nothing, without an error per write: %v", err)
-	}
-	q.Record(provider.Message{Role: provider.User, Text: "not stored"})
-	if err := q.close(); err != nil {
-		t.Fatal(err)
-	}
-	// after close, writes are dropped and reads answer at once
-	q.Record(provider.Message{Role: provider.User, Text: "late"})
-	if _, found := q.ExtensionData("other"); found {
-		t.Fatal("found a value never set")
-	}
+	return out
 }
 
-func TestQueuedRecorderOpensTheStoreOnceTheFirstRequestIsWritten(t *testing.T) {
-	store, err := session.Open(filepath.Join(t.TempDir(), "sessions.db"), nil)
+func storePath(t *testing.T, env func(string) (string, bool)) string {
+	t.Helper()
+	cfg, err := config.Load(env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
-	var mu sync.Mutex
-	var order []string
-	note := func(s string) {
-		mu.Lock()
-		order = append(order, s)
-		mu.Unlock()
-	}
-	var id string
-	q := newQueuedRecorder(&session.Recorder{Meta: session.Session{Name: "gated"}, OnCreate: func(s string) { id = s }},
-		func() (*session.Store, error) { note("open"); return store, nil }, time.Hour)
-	q.SetProvider("openai", "gpt-4o")
-	q.Record(provider.Message{Role: provider.User, Text: "first"})
-	runtime.Gosched()
-	note("request written")
-	q.openNow() // what the host's httptrace hook does
-	q.Record(provider.Message{Role: provider.Assistant, Text: "reply"})
-	if err := q.close(); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff([]string{"request written", "open"}, order); diff != "" {
-		t.Errorf("order (-want +got):\n%s", diff)
-	}
-	if _, history, err := store.Get(context.Background(), id); err != nil || len(history) != 2 {
-		t.Errorf("stored %d messages: %v", len(history), err)
-	}
+	return session.DefaultPath(cfg.DataDir)
+}
 
-	// with no request ever written, closing the recorder still opens the store and writes everything
-	q = newQueuedRecorder(&session.Recorder{Meta: session.Session{Name: "never sent"}, OnCreate: func(s string) { id = s }},
-		func() (*session.Store, error) { return store, nil }, time.Hour)
-	q.Record(provider.Message{Role: provider.User, Text: "only"})
-	if err := q.close(); err != nil {
+func TestEveryMessageIsStoredBeforeTheNextRequest(t *testing.T) {
+	env := testEnv(t)
+	path := storePath(t, env)
+	fe := &recordingFrontend{consent: true}
+	var mu sync.Mutex
+	var seenAt [][]string // what the store held when each request was made
+	h := New(Options{Env: env, Providers: func(s provider.Settings) (provider.Setup, error) {
+		p := &scripted.Provider{Script: func(n int, req provider.Request) provider.Message {
+			ids := fe.of(KindSession)
+			if len(ids) != 1 {
+				t.Errorf("request %d: the session was not created before it (%d session events)", n, len(ids))
+				return provider.Message{Text: "stop"}
+			}
+			rows := storedRows(t, path, ids[0].SessionID)
+			mu.Lock()
+			seenAt = append(seenAt, rows)
+			mu.Unlock()
+			if n == 0 {
+				return provider.Message{Text: "Looking.", ToolCalls: []provider.ToolCall{{ID: "c1", Name: "tree", Arguments: json.RawMessage(`{"path":"."}`)}}}
+			}
+			return provider.Message{Text: "Done."}
+		}}
+		return provider.Setup{Provider: p, Name: "scripted", Model: "m"}, nil
+	}})
+	defer h.Close()
+	root := t.TempDir()
+	recipe := writeFile(t, root, "r.yaml", "version: 1.0.0\ntitle: Look\ndescription: d\nprompt: look around\nextensions:\n- type: builtin\n  name: developer\n")
+	r, out := runToEnd(t, h, Request{RecipePath: recipe, Root: root}, fe)
+	if out.Status != agent.StatusCompleted {
+		t.Fatalf("status %s %v", out.Status, out.Err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seenAt) != 2 {
+		t.Fatalf("%d requests", len(seenAt))
+	}
+	if len(seenAt[0]) != 1 || !strings.Contains(seenAt[0][0], `"text":"look around"`) {
+		t.Errorf("at the first request the store held %q, want the user's message", seenAt[0])
+	}
+	if len(seenAt[1]) != 3 || !strings.Contains(seenAt[1][1], `"text":"Looking."`) || !strings.Contains(seenAt[1][2], `"toolResponse"`) {
+		t.Errorf("at the second request the store held %q, want the prompt, the reply and the tool's result", seenAt[1])
+	}
+	if rows := storedRows(t, path, r.SessionID()); len(rows) != 4 || !strings.Contains(rows[3], `"text":"Done."`) {
+		t.Errorf("stored at the end: %q", rows)
+	}
+}
+
+func TestSubAgentIsStoredUnderItsParent(t *testing.T) {
+	env := testEnv(t)
+	path := storePath(t, env)
+	h := New(Options{Env: env, Providers: func(s provider.Settings) (provider.Setup, error) {
+		p := &scripted.Provider{Script: func(n int, req provider.Request) provider.Message {
+			switch {
+			case strings.HasPrefix(req.System, "You are a specialized subagent"):
+				return provider.Message{Text: "sub-agent's answer"}
+			case len(req.Messages) > 0 && len(req.Messages[len(req.Messages)-1].ToolResults) > 0:
+				return provider.Message{Text: "The sub-agent answered."}
+			}
+			return provider.Message{ToolCalls: []provider.ToolCall{{ID: "d1", Name: "delegate", Arguments: json.RawMessage(`{"instructions":"count the files"}`)}}}
+		}}
+		return provider.Setup{Provider: p, Name: "scripted", Model: "m"}, nil
+	}})
+	defer h.Close()
+	root := t.TempDir()
+	r, out := runToEnd(t, h, Request{Prompt: "delegate it", Root: root}, &recordingFrontend{consent: true})
+	if out.Status != agent.StatusCompleted {
+		t.Fatalf("status %s %v", out.Status, out.Err)
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if sess, history, err := store.Get(context.Background(), id); err != nil || len(history) != 1 || sess.Name != "never sent" {
-		t.Errorf("stored %+v with %d messages: %v", sess, len(history), err)
+	defer db.Close()
+	var id, name, mode, workDir string
+	var parent sql.NullString
+	err = db.QueryRow(`SELECT id, name, goose_mode, working_dir, parent_session_id FROM sessions WHERE session_type = 'sub_agent'`).Scan(&id, &name, &mode, &workDir, &parent)
+	if err != nil {
+		t.Fatalf("no sub-agent session: %v", err)
+	}
+	if name != session.SubAgentName || mode != "auto" || workDir != root || parent.String != r.SessionID() {
+		t.Errorf("sub-agent session %s: name %q mode %q folder %s parent %v (run %s)", id, name, mode, workDir, parent, r.SessionID())
+	}
+	rows := storedRows(t, path, id)
+	if len(rows) != 2 || !strings.Contains(rows[0], "count the files") || !strings.Contains(rows[1], "sub-agent's answer") {
+		t.Errorf("sub-agent rows %q", rows)
+	}
+	// each session's own requests are in its ledger: two for the run, one for the sub-agent
+	for sid, want := range map[string]int{r.SessionID(): 2, id: 1} {
+		var n int
+		if err := db.QueryRow(`SELECT COUNT(*) FROM usage_ledger WHERE session_id = ? AND cost_source IS NULL AND model = 'm'`, sid).Scan(&n); err != nil || n != want {
+			t.Errorf("session %s has %d ledger rows, want %d (%v)", sid, n, want, err)
+		}
+	}
+	list, err := h.Sessions(context.Background())
+	if err != nil || len(list) != 1 || list[0].ID != r.SessionID() {
+		t.Errorf("listed %v %v: a sub-agent's session is not listed", fmt.Sprint(list), err)
 	}
 }

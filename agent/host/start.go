@@ -7,7 +7,6 @@ package host
 import (
 	"context"
 	"fmt"
-	"net/http/httptrace"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -254,9 +253,6 @@ func (h *Host) execute(ctx context.Context, r *Run, req Request, p *prepared, fe
 			if le.Kind == agent.EventTurnStart && le.Agent == "" {
 				r.setTurn(le.Turn)
 			}
-			if le.Kind == agent.EventDone && le.Agent == "" && rec != nil {
-				rec.flush() // a front end told the run is done finds it stored
-			}
 			emit(fromLoop(r.ID, le))
 		},
 	}
@@ -265,14 +261,12 @@ func (h *Host) execute(ctx context.Context, r *Run, req Request, p *prepared, fe
 			return term.Shell(ctx, r, dir, command, timeout, env)
 		}
 	}
-	if rec != nil { // (a nil *queuedRecorder in the interface would not be nil)
+	if rec != nil { // (a nil *runRecorder in the interface would not be nil)
 		opts.Recorder = rec
-		// the store opens once the first request is on the wire (recorder.go)
-		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { rec.openNow() }})
 	}
 	out, err := agent.RunDoc(ctx, p.doc, opts)
 	if rec != nil {
-		if err := rec.close(); err != nil { // everything queued is written before the run ends
+		if err := rec.Err(); err != nil { // every write was done (or failed) before the run ended
 			h.warn("storing the session failed: " + err.Error())
 		}
 	}
@@ -291,28 +285,26 @@ func (h *Host) failed(r *Run, emit func(Event), err error) {
 	emit(Event{Kind: KindDone, Status: string(agent.StatusFailed)})
 }
 
-// recorder stores the run as a session, or returns nil (sessions off). The store is opened, and the
-// session written, on the recorder's own goroutine (recorder.go): a store that cannot be opened is a
-// warning and nothing is stored.
-func (h *Host) recorder(r *Run, req Request, p *prepared, emit func(Event)) *queuedRecorder {
+// recorder stores the run as a session, or returns nil (sessions off, or a store that cannot be opened:
+// a warning, and the run goes on unstored). The store opens now, as the run starts, so that each message
+// is committed as the loop records it.
+func (h *Host) recorder(r *Run, req Request, p *prepared, emit func(Event)) *runRecorder {
 	if req.NoSession && p.resumeID == "" {
 		return nil
 	}
-	open := func() (*session.Store, error) {
-		store, err := h.Store(p.settings.Config.DataDir)
-		if err != nil {
-			h.warn("sessions are not stored: " + err.Error())
-		}
-		return store, err
+	store, err := h.Store(p.settings.Config.DataDir)
+	if err != nil {
+		h.warn("sessions are not stored: " + err.Error())
+		return nil
 	}
-	return newQueuedRecorder(&session.Recorder{ID: p.resumeID,
+	return &runRecorder{&session.Recorder{Store: store, ID: p.resumeID,
 		Meta: session.Session{Name: session.NameFor(p.recipePath, p.prompt), WorkingDir: p.root, RecipePath: p.recipePath,
 			RecipeValues: req.Params, GooseMode: string(p.settings.Mode)},
 		OnCreate: func(id string) {
 			r.setSession(id)
 			emit(Event{Kind: KindSession, SessionID: id})
 		},
-	}, open, openAfter)
+	}}
 }
 
 // providers is the run's provider factory: the host's (or goose's configuration), with the request's

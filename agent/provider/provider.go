@@ -56,10 +56,13 @@ type Request struct {
 	MaxTokens   int
 }
 
-// Usage counts the tokens of one model call.
+// Usage counts the tokens of one model call. InputTokens counts every prompt token, those read from or
+// written to the vendor's prompt cache included: the cache counts are parts of it, as goose counts them.
 type Usage struct {
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
+	InputTokens      int `json:"input_tokens"`
+	OutputTokens     int `json:"output_tokens"`
+	CacheReadTokens  int `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 }
 
 // Delta is one streamed piece of the reply: text, or part of a tool call (the first delta of a call

@@ -183,6 +183,13 @@ func checkSessionRows(t *testing.T, db *sql.DB) {
 // the decoded rows as compact JSON (role + content + metadata) for comparisons.
 func gooseConversation(t *testing.T, db *sql.DB, sessionID string) []string {
 	t.Helper()
+	return gooseConversationNamed(t, db, sessionID, sessionID)
+}
+
+// gooseConversationNamed is gooseConversation for a session whose message ids name another session: a
+// copy, whose messages keep their ids as goose's own copy_session keeps them.
+func gooseConversationNamed(t *testing.T, db *sql.DB, sessionID, namedAfter string) []string {
+	t.Helper()
 	rows, err := db.Query(`SELECT role, content_json, created_timestamp, metadata_json, message_id, typeof(created_timestamp)
 		FROM messages WHERE session_id = ? ORDER BY created_timestamp, id`, sessionID)
 	if err != nil {
@@ -211,7 +218,7 @@ func gooseConversation(t *testing.T, db *sql.DB, sessionID string) []string {
 				t.Errorf("session %s: metadata_json %s: %v", sessionID, md.String, err)
 			}
 		}
-		if !msgID.Valid || !strings.HasPrefix(msgID.String, "msg_"+sessionID+"_") {
+		if !msgID.Valid || !strings.HasPrefix(msgID.String, "msg_"+namedAfter+"_") {
 			t.Errorf("session %s: message_id %v", sessionID, msgID)
 		}
 		out = append(out, role+" "+content+" "+md.String)

@@ -1,5 +1,6 @@
 // Migration of goose-ls's store layout before goose compatibility (schema_version 1, sessions with
-// recipe_path and model, messages holding whole provider.Message JSON) into goose's v13 layout.
+// recipe_path and model, messages holding whole provider.Message JSON) into goose's layout, as goose
+// creates a store.
 
 package session
 
@@ -30,7 +31,7 @@ type oldMessage struct {
 	created                  int64
 }
 
-// migrateOldStore copies every session and message of goose-ls's old store at path into a new goose v13
+// migrateOldStore copies every session and message of goose-ls's old store at path into a new goose
 // store, then moves the old file aside (path + OldStoreSuffix, numbered if taken) and puts the new one
 // in its place. It returns where the old file went ("" when another goose-ls process migrated it first).
 func migrateOldStore(ctx context.Context, path string) (string, error) {

@@ -1,4 +1,4 @@
-// A newer goose's store (schema version above 13) beside goose-ls's own: listed and read through a
+// A newer goose's store (schema version 18 and up) beside goose-ls's own: listed and read through a
 // read-only connection, never written; continuing one of its sessions copies it into goose-ls's store.
 
 package session
@@ -17,20 +17,21 @@ import (
 // openPeer opens a newer goose's store for reading only (query_only: SQLite refuses every write) when it
 // still has every column goose 1.38 reads; nil otherwise (its sessions are then not listed). The
 // connection is read-write at the file level so that, like goose's own, the last one to close removes the
-// -wal and -shm files (a mode=ro connection leaves them behind).
-func openPeer(ctx context.Context, path string) *sql.DB {
+// -wal and -shm files (a mode=ro connection leaves them behind). Its features say whether it still has
+// parent_session_id, the one later column goose-ls reads.
+func openPeer(ctx context.Context, path string, version int) (*sql.DB, features) {
 	db, err := sql.Open("sqlite", fileDSN(path, "mode=rw&_pragma=busy_timeout(30000)&_pragma=query_only(1)"))
 	if err != nil {
-		return nil
+		return nil, features{}
 	}
 	sessionCols, err1 := columnNames(ctx, db, "sessions")
 	messageCols, err2 := columnNames(ctx, db, "messages")
-	if err := errors.Join(err1, err2); err != nil || len(missingGooseColumns(sessionCols, messageCols)) > 0 {
+	if err := errors.Join(err1, err2); err != nil || len(missingColumns(featuresOf(OldestSchemaVersion), sessionCols, messageCols, nil)) > 0 {
 		slog.Debug("sessions: goose's newer store is not listed", "path", path, "err", err)
 		db.Close()
-		return nil
+		return nil, features{}
 	}
-	return db
+	return db, features{version: version, ledger: sessionCols["parent_session_id"]}
 }
 
 // peerHighest is the highest N of the day's ids in the newer goose's store (0 without one), so goose-ls's

@@ -1,5 +1,5 @@
-// Reading sessions as goose does: the listing (types user and scheduled, latest first) and one session
-// with its conversation turned into the history goose-ls resumes.
+// Reading sessions as goose does: the listing (types user and scheduled, latest message first) and one
+// session with its conversation turned into the history goose-ls resumes.
 
 package session
 
@@ -18,20 +18,34 @@ import (
 )
 
 // sessionColumns are read for listings and Get; timestamps as text (modernc would turn TIMESTAMP
-// columns into time.Time otherwise).
-const sessionColumns = `s.id, s.name, s.description, s.working_dir, s.session_type,
+// columns into time.Time otherwise). parent_session_id is read where the store has it.
+func sessionColumns(f features) string {
+	parent := "NULL"
+	if f.ledger {
+		parent = "s.parent_session_id"
+	}
+	return `s.id, s.name, s.description, s.working_dir, s.session_type,
 	CAST(s.created_at AS TEXT), CAST(s.updated_at AS TEXT), s.extension_data,
 	s.accumulated_input_tokens, s.accumulated_output_tokens, s.recipe_json, s.user_recipe_values_json,
-	s.provider_name, s.model_config_json, s.goose_mode`
+	s.provider_name, s.model_config_json, s.goose_mode, ` + parent
+}
 
-// List returns the sessions goose lists (types user and scheduled), most recently updated first: those
-// of the store goose-ls writes and, beside goose-ls's own store, those of a newer goose's store.
+// Messages are counted and dated as goose does: only those shown to the user count, and a timestamp
+// above 10,000,000,000 is in milliseconds.
+const (
+	userVisibleMessage = `COALESCE(json_extract(m.metadata_json, '$.userVisible'), 1) != 0`
+	messageSeconds     = `CASE WHEN m.created_timestamp > 10000000000 THEN m.created_timestamp / 1000 ELSE m.created_timestamp END`
+)
+
+// List returns the sessions goose lists (types user and scheduled), as goose orders them: by the newest
+// message's time, else the last update, then by id, latest first. Beside goose-ls's own store, a newer
+// goose's sessions are listed with goose-ls's.
 func (s *Store) List(ctx context.Context) ([]Session, error) {
-	out, err := listFrom(ctx, s.db)
+	out, err := listFrom(ctx, s.db, s.feat)
 	if err != nil || s.peer == nil {
 		return out, err
 	}
-	theirs, err := listFrom(ctx, s.peer)
+	theirs, err := listFrom(ctx, s.peer, s.peerFeat)
 	if err != nil {
 		slog.Warn("sessions: goose's newer store cannot be listed", "err", err)
 		return out, nil
@@ -41,26 +55,38 @@ func (s *Store) List(ctx context.Context) ([]Session, error) {
 	}
 	out = append(out, theirs...)
 	sort.SliceStable(out, func(i, j int) bool {
-		if !out[i].UpdatedAt.Equal(out[j].UpdatedAt) {
-			return out[i].UpdatedAt.After(out[j].UpdatedAt)
+		a, b := out[i].sortAt().Unix(), out[j].sortAt().Unix()
+		if a != b {
+			return a > b
 		}
 		return out[i].ID > out[j].ID
 	})
 	return out, nil
 }
 
-func listFrom(ctx context.Context, db *sql.DB) ([]Session, error) {
-	rows, err := db.QueryContext(ctx, `SELECT `+sessionColumns+`, COUNT(m.id)
+// sortAt is goose's listing key: the newest message's time, else the last update.
+func (s Session) sortAt() time.Time {
+	if !s.LastMessageAt.IsZero() {
+		return s.LastMessageAt
+	}
+	return s.UpdatedAt
+}
+
+func listFrom(ctx context.Context, db *sql.DB, f features) ([]Session, error) {
+	rows, err := db.QueryContext(ctx, `SELECT `+sessionColumns(f)+`, COUNT(m.id) FILTER (WHERE `+userVisibleMessage+`),
+			MAX(`+messageSeconds+`) AS last_message_timestamp,
+			COALESCE(MAX(`+messageSeconds+`), unixepoch(s.updated_at)) AS sort_timestamp
 		FROM sessions s LEFT JOIN messages m ON s.id = m.session_id
 		WHERE s.session_type IN ('user', 'scheduled')
-		GROUP BY s.id ORDER BY s.updated_at DESC, s.id DESC`)
+		GROUP BY s.id ORDER BY sort_timestamp DESC, s.id DESC`)
 	if err != nil {
 		return nil, fmt.Errorf("sessions: listing: %w", err)
 	}
 	defer rows.Close()
 	var out []Session
 	for rows.Next() {
-		sess, err := scanSession(rows)
+		var sortTimestamp sql.NullInt64
+		sess, err := scanSession(rows, &sortTimestamp)
 		if err != nil {
 			return nil, fmt.Errorf("sessions: listing: %w", err)
 		}
@@ -71,12 +97,12 @@ func listFrom(ctx context.Context, db *sql.DB) ([]Session, error) {
 
 type scanner interface{ Scan(...any) error }
 
-func scanSession(r scanner) (Session, error) {
+func scanSession(r scanner, extra ...any) (Session, error) {
 	var sess Session
-	var name, description, workingDir, sessionType, created, updated, ext, recipe, values, providerName, model, mode sql.NullString
-	var in, out sql.NullInt64
-	if err := r.Scan(&sess.ID, &name, &description, &workingDir, &sessionType, &created, &updated, &ext,
-		&in, &out, &recipe, &values, &providerName, &model, &mode, &sess.Messages); err != nil {
+	var name, description, workingDir, sessionType, created, updated, ext, recipe, values, providerName, model, mode, parent sql.NullString
+	var in, out, last sql.NullInt64
+	if err := r.Scan(append([]any{&sess.ID, &name, &description, &workingDir, &sessionType, &created, &updated, &ext,
+		&in, &out, &recipe, &values, &providerName, &model, &mode, &parent, &sess.Messages, &last}, extra...)...); err != nil {
 		return sess, err
 	}
 	sess.Name = name.String
@@ -84,8 +110,12 @@ func scanSession(r scanner) (Session, error) {
 		sess.Name = description.String
 	}
 	sess.WorkingDir, sess.Type, sess.Provider, sess.GooseMode = workingDir.String, sessionType.String, providerName.String, mode.String
+	sess.ParentID = parent.String
 	sess.InputTokens, sess.OutputTokens = int(in.Int64), int(out.Int64)
 	sess.CreatedAt, sess.UpdatedAt = parseTimestamp(created.String), parseTimestamp(updated.String)
+	if last.Valid {
+		sess.LastMessageAt = time.Unix(last.Int64, 0).UTC()
+	}
 	var extData map[string]json.RawMessage
 	if json.Unmarshal([]byte(ext.String), &extData) == nil {
 		var own struct {
@@ -126,16 +156,18 @@ func parseTimestamp(s string) time.Time {
 // Get returns a session of any type and its conversation as goose-ls resumes it (see decodeRow for what
 // is kept). A row whose content_json goose itself could not load is an error, as in goose.
 func (s *Store) Get(ctx context.Context, id string) (Session, []provider.Message, error) {
-	sess, msgs, err := getFrom(ctx, s.db, id)
+	sess, msgs, err := getFrom(ctx, s.db, s.feat, id)
 	if errors.Is(err, ErrNotFound) && s.peer != nil {
-		sess, msgs, err = getFrom(ctx, s.peer, id)
+		sess, msgs, err = getFrom(ctx, s.peer, s.peerFeat, id)
 		sess.ReadOnly = true
 	}
 	return sess, msgs, err
 }
 
-func getFrom(ctx context.Context, db *sql.DB, id string) (Session, []provider.Message, error) {
-	row := db.QueryRowContext(ctx, `SELECT `+sessionColumns+`, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)
+func getFrom(ctx context.Context, db *sql.DB, f features, id string) (Session, []provider.Message, error) {
+	row := db.QueryRowContext(ctx, `SELECT `+sessionColumns(f)+`,
+			(SELECT COUNT(*) FILTER (WHERE `+userVisibleMessage+`) FROM messages m WHERE m.session_id = s.id),
+			(SELECT MAX(`+messageSeconds+`) FROM messages m WHERE m.session_id = s.id)
 		FROM sessions s WHERE s.id = ?`, id)
 	sess, err := scanSession(row)
 	if errors.Is(err, sql.ErrNoRows) {

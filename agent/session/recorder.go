@@ -1,4 +1,5 @@
-// Recorder stores one run's messages, creating the session with the first message.
+// Recorder stores one run's messages, each committed before Record returns, creating the session with
+// the first message; a sub-agent's run is stored as a session of its own, linked to its parent's.
 
 package session
 
@@ -26,6 +27,7 @@ type Recorder struct {
 	// OnCreate is told the id of a newly created (or copied) session.
 	OnCreate func(id string)
 
+	parent  *Recorder // a sub-agent's: the recorder of the run that delegated to it
 	mu      sync.Mutex
 	err     error
 	checked bool // ID was checked to be writable (a newer goose's session is copied first)
@@ -79,6 +81,9 @@ func (r *Recorder) Record(m provider.Message) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ID == "" {
+		if r.parent != nil {
+			r.Meta.ParentID = r.parent.SessionID()
+		}
 		id, err := r.Store.Create(context.Background(), r.Meta)
 		if err != nil {
 			r.keep(err)
@@ -112,12 +117,12 @@ func (r *Recorder) Record(m provider.Message) {
 	r.flushExtensionData()
 }
 
-// Usage adds a turn's token counts.
+// Usage records one provider request's token counts (AddUsage), once the session exists.
 func (r *Recorder) Usage(u provider.Usage) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ID != "" {
-		r.keep(r.Store.AddUsage(context.Background(), r.ID, u))
+		r.keep(r.Store.AddUsage(context.Background(), r.ID, r.model, u))
 	}
 }
 
@@ -136,9 +141,29 @@ func (r *Recorder) Err() error {
 }
 
 func (r *Recorder) keep(err error) {
-	if err != nil && r.err == nil {
+	if err == nil {
+		return
+	}
+	if r.parent != nil { // a sub-agent's storage errors are its run's
+		r.parent.mu.Lock()
+		defer r.parent.mu.Unlock()
+		r.parent.keep(err)
+		return
+	}
+	if r.err == nil {
 		r.err = err
 	}
+}
+
+// SubAgentName is the name goose gives a delegated task's session.
+const SubAgentName = "Delegated task"
+
+// SubAgent is the recorder of a sub-agent the run delegates to, working in workDir: its session, created
+// with its first message, is goose's for a delegated task (type sub_agent, mode auto, parent_session_id
+// the run's session where the store has it); its storage errors are reported as the run's.
+func (r *Recorder) SubAgent(workDir string) *Recorder {
+	return &Recorder{Store: r.Store, parent: r,
+		Meta: Session{Name: SubAgentName, Type: "sub_agent", WorkingDir: workDir, GooseMode: "auto"}}
 }
 
 // NameFor names a session: "Recipe <file>" for a recipe run, else the prompt's start.

@@ -1,5 +1,6 @@
-// goose 1.38's sessions.db layout (version 13): the statements goose's create_schema runs, and the
-// inspection that decides whether a file is goose's v13 store, goose-ls's own old layout, or not ours.
+// goose's sessions.db layouts from version 13 (goose 1.38) to 17: the statements with which the newest
+// released goose creates a store, what each version adds, and the inspection that decides whether a
+// file is a goose store goose-ls writes, a newer one it only reads, goose-ls's own old layout, or not ours.
 
 package session
 
@@ -10,18 +11,36 @@ import (
 	"strings"
 )
 
-// GooseSchemaVersion is the schema version goose 1.38 creates and the only one goose-ls writes.
-const GooseSchemaVersion = 13
+// Schema versions goose-ls reads and writes: 13 (goose 1.38) up to 17. A store is created at
+// CreateSchemaVersion, the version of the newest goose release seen (1.47.0 creates version 16; no
+// released goose with version 17 was found, and two different version-17 layouts exist on goose's
+// branches, both of which keep every version-16 column).
+const (
+	OldestSchemaVersion = 13
+	NewestSchemaVersion = 17
+	CreateSchemaVersion = 16
+)
 
-// gooseCreateStatements are goose 1.38's first-run statements (session_manager.rs create_schema, then
-// providers/inventory create_tables), in goose's order. goose-ls runs them in one BEGIN IMMEDIATE
-// transaction.
+// features are what a store of one schema version has, as goose laid it out at that version.
+type features struct {
+	version int
+	cache   bool // v14: cache_read/write_tokens and their accumulated_* columns
+	ledger  bool // v15: usage_ledger and sessions.parent_session_id
+}
+
+func featuresOf(version int) features {
+	return features{version: version, cache: version >= 14, ledger: version >= 15}
+}
+
+// gooseCreateStatements are the first-run statements of goose 1.47.0 (schema version 16:
+// session_manager.rs create_schema with providers/inventory create_tables inside the same
+// transaction), in goose's order. goose-ls runs them in one BEGIN IMMEDIATE transaction.
 var gooseCreateStatements = []string{
 	`CREATE TABLE IF NOT EXISTS schema_version (
 		version INTEGER PRIMARY KEY,
 		applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP
 	)`,
-	`INSERT OR IGNORE INTO schema_version (version) VALUES (13)`,
+	fmt.Sprintf(`INSERT OR IGNORE INTO schema_version (version) VALUES (%d)`, CreateSchemaVersion),
 	`CREATE TABLE IF NOT EXISTS sessions (
 		id TEXT PRIMARY KEY,
 		name TEXT NOT NULL DEFAULT '',
@@ -35,9 +54,13 @@ var gooseCreateStatements = []string{
 		total_tokens INTEGER,
 		input_tokens INTEGER,
 		output_tokens INTEGER,
+		cache_read_tokens INTEGER,
+		cache_write_tokens INTEGER,
 		accumulated_total_tokens INTEGER,
 		accumulated_input_tokens INTEGER,
 		accumulated_output_tokens INTEGER,
+		accumulated_cache_read_tokens INTEGER,
+		accumulated_cache_write_tokens INTEGER,
 		accumulated_cost REAL,
 		schedule_id TEXT,
 		recipe_json TEXT,
@@ -46,7 +69,8 @@ var gooseCreateStatements = []string{
 		model_config_json TEXT,
 		goose_mode TEXT NOT NULL DEFAULT 'auto',
 		archived_at TIMESTAMP,
-		project_id TEXT
+		project_id TEXT,
+		parent_session_id TEXT
 	)`,
 	`CREATE TABLE IF NOT EXISTS messages (
 		id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -59,11 +83,28 @@ var gooseCreateStatements = []string{
 		tokens INTEGER,
 		metadata_json TEXT
 	)`,
+	`CREATE TABLE IF NOT EXISTS usage_ledger (
+		id INTEGER PRIMARY KEY AUTOINCREMENT,
+		session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+		created_timestamp INTEGER NOT NULL,
+		model TEXT,
+		input_tokens INTEGER,
+		output_tokens INTEGER,
+		total_tokens INTEGER,
+		cache_read_tokens INTEGER,
+		cache_write_tokens INTEGER,
+		cost REAL,
+		cost_source TEXT,
+		is_compaction INTEGER DEFAULT 0
+	)`,
 	`CREATE INDEX IF NOT EXISTS idx_messages_session ON messages(session_id)`,
 	`CREATE INDEX IF NOT EXISTS idx_messages_timestamp ON messages(timestamp)`,
 	`CREATE INDEX IF NOT EXISTS idx_messages_message_id ON messages(message_id)`,
+	`CREATE INDEX IF NOT EXISTS idx_messages_session_created ON messages(session_id, created_timestamp, id)`,
 	`CREATE INDEX IF NOT EXISTS idx_sessions_updated ON sessions(updated_at DESC)`,
 	`CREATE INDEX IF NOT EXISTS idx_sessions_type ON sessions(session_type)`,
+	`CREATE INDEX IF NOT EXISTS idx_sessions_parent ON sessions(parent_session_id)`,
+	`CREATE INDEX IF NOT EXISTS idx_usage_ledger_session ON usage_ledger(session_id)`,
 	`CREATE TABLE IF NOT EXISTS provider_inventory_entries (
 		inventory_key TEXT PRIMARY KEY,
 		provider_id TEXT NOT NULL,
@@ -96,6 +137,13 @@ var GooseSessionColumns = []string{"id", "working_dir", "name", "description", "
 	"schedule_id", "recipe_json", "user_recipe_values_json", "provider_name", "model_config_json", "goose_mode",
 	"archived_at", "project_id"}
 
+// cacheColumns are the sessions columns version 14 adds.
+var cacheColumns = []string{"cache_read_tokens", "cache_write_tokens", "accumulated_cache_read_tokens", "accumulated_cache_write_tokens"}
+
+// ledgerColumns are usage_ledger's columns (version 15).
+var ledgerColumns = []string{"id", "session_id", "created_timestamp", "model", "input_tokens", "output_tokens", "total_tokens",
+	"cache_read_tokens", "cache_write_tokens", "cost", "cost_source", "is_compaction"}
+
 // GooseMessageColumns are the messages columns goose 1.38 names.
 var GooseMessageColumns = []string{"id", "message_id", "session_id", "role", "content_json", "created_timestamp", "metadata_json"}
 
@@ -104,9 +152,10 @@ type layoutKind int
 
 const (
 	layoutEmpty      layoutKind = iota // no schema_version, sessions or messages table: goose would create its own
-	layoutGoose13                      // schema_version at 13 with goose's columns: read and written
+	layoutGoose                        // goose's store at a version from 13 to 17 with that version's columns: read and written
+	layoutNewer                        // a newer goose's store (version 18 and up): read, never written
 	layoutGooseLSOld                   // goose-ls's layout before goose compatibility: migrated
-	layoutNotOurs                      // anything else (a newer or older goose, a foreign layout): never modified
+	layoutNotOurs                      // anything else (an older goose's, a foreign layout): never modified
 )
 
 // layout describes a database file.
@@ -151,34 +200,50 @@ func inspect(ctx context.Context, q querier) (layout, error) {
 		l.kind = layoutGooseLSOld
 		return l, nil
 	}
-	if l.version != GooseSchemaVersion {
+	switch {
+	case l.version > NewestSchemaVersion:
+		l.kind = layoutNewer
+		l.reason = fmt.Sprintf("its schema version is %d", l.version)
+		return l, nil
+	case l.version < OldestSchemaVersion:
 		l.kind = layoutNotOurs
-		l.reason = fmt.Sprintf("its schema version is %d; goose-ls writes only version %d", l.version, GooseSchemaVersion)
+		l.reason = fmt.Sprintf("its schema version is %d, older than goose 1.38's; goose updates it on its next start", l.version)
 		return l, nil
 	}
-	if missing := missingGooseColumns(sessionCols, messageCols); len(missing) > 0 {
+	ledgerCols := map[string]bool{}
+	if l.version >= 15 {
+		if ledgerCols, err = columnNames(ctx, q, "usage_ledger"); err != nil {
+			return layout{}, err
+		}
+	}
+	if missing := missingColumns(featuresOf(l.version), sessionCols, messageCols, ledgerCols); len(missing) > 0 {
 		l.kind = layoutNotOurs
-		l.reason = "it is at version 13 but lacks goose's columns " + strings.Join(missing, ", ")
+		l.reason = fmt.Sprintf("it is at version %d but lacks goose's columns %s", l.version, strings.Join(missing, ", "))
 		return l, nil
 	}
-	l.kind = layoutGoose13
+	l.kind = layoutGoose
 	return l, nil
 }
 
-// missingGooseColumns lists the columns goose 1.38 names that a store lacks.
-func missingGooseColumns(sessionCols, messageCols map[string]bool) []string {
-	var missing []string
-	for _, c := range GooseSessionColumns {
-		if !sessionCols[c] {
-			missing = append(missing, "sessions."+c)
+// missingColumns lists the columns goose names at a version that a store lacks.
+func missingColumns(f features, sessionCols, messageCols, ledgerCols map[string]bool) []string {
+	want := func(table string, cols []string, have map[string]bool, missing []string) []string {
+		for _, c := range cols {
+			if !have[c] {
+				missing = append(missing, table+"."+c)
+			}
 		}
+		return missing
 	}
-	for _, c := range GooseMessageColumns {
-		if !messageCols[c] {
-			missing = append(missing, "messages."+c)
-		}
+	missing := want("sessions", GooseSessionColumns, sessionCols, nil)
+	if f.cache {
+		missing = want("sessions", cacheColumns, sessionCols, missing)
 	}
-	return missing
+	if f.ledger {
+		missing = want("sessions", []string{"parent_session_id"}, sessionCols, missing)
+		missing = want("usage_ledger", ledgerColumns, ledgerCols, missing)
+	}
+	return want("messages", GooseMessageColumns, messageCols, missing)
 }
 
 func tableNames(ctx context.Context, q querier) (map[string]bool, error) {
@@ -215,9 +280,9 @@ func nameSet(ctx context.Context, q querier, query string, args ...any) (map[str
 	return out, rows.Err()
 }
 
-// createGooseSchema creates goose's v13 store in one BEGIN IMMEDIATE transaction (the DSN's _txlock),
-// unless another process (goose or goose-ls) created a schema_version table first; it returns the layout
-// found afterwards.
+// createGooseSchema creates goose's store (CreateSchemaVersion) in one BEGIN IMMEDIATE transaction (the
+// DSN's _txlock), unless another process (goose or goose-ls) created a schema_version table first; it
+// returns the layout found afterwards.
 func createGooseSchema(ctx context.Context, db *sql.DB) (layout, error) {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -239,5 +304,5 @@ func createGooseSchema(ctx context.Context, db *sql.DB) (layout, error) {
 	if err := tx.Commit(); err != nil {
 		return layout{}, fmt.Errorf("creating goose's schema: %w", err)
 	}
-	return layout{kind: layoutGoose13, version: GooseSchemaVersion}, nil
+	return layout{kind: layoutGoose, version: CreateSchemaVersion}, nil
 }

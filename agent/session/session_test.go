@@ -1,5 +1,5 @@
-// The store against goose 1.38's own behaviour on real SQLite files: goose first, goose-ls first, resume
-// both ways, a newer goose's store left untouched, goose-ls's old layout migrated, concurrent writers.
+// The store against goose 1.38's own behaviour on real SQLite files: goose first (a v13 store), goose 1.38
+// on the store goose-ls creates, resume both ways, concurrent writers.
 package session
 
 import (
@@ -211,7 +211,7 @@ func TestGooseLSFirst(t *testing.T) {
 	if created, pending := gooseFirstRun(t, goose); created || len(pending) != 0 {
 		t.Fatalf("goose's first run: created %v, pending migrations %v", created, pending)
 	}
-	if got := dump(t, goose, `SELECT version FROM schema_version`); got != "version=13|\n" {
+	if got := dump(t, goose, `SELECT version FROM schema_version`); got != "version=16|\n" {
 		t.Errorf("schema_version rows %q", got)
 	}
 	var mode string
@@ -219,9 +219,9 @@ func TestGooseLSFirst(t *testing.T) {
 	if mode != "wal" {
 		t.Errorf("journal mode %s", mode)
 	}
-	// the layout is exactly the one goose creates
+	// the layout is exactly the one goose 1.47.0 creates, which goose 1.38 uses as it is
 	ref := openAsGoose(t, filepath.Join(dir, "reference.db"))
-	gooseCreateSchema(t, ref)
+	gooseCreateFresh(t, ref, 16)
 	layoutQuery := `SELECT m.name, p.cid, p.name, p.type, p."notnull", p.dflt_value, p.pk FROM sqlite_master m, pragma_table_info(m.name) p
 		WHERE m.type = 'table' ORDER BY m.name, p.cid`
 	if d := cmp.Diff(dump(t, ref, layoutQuery), dump(t, goose, layoutQuery)); d != "" {
@@ -330,7 +330,7 @@ func TestConcurrentWriters(t *testing.T) {
 		}
 	}
 	goose := openAsGoose(t, path)
-	if got := dump(t, goose, `SELECT version FROM schema_version`); got != "version=13|\n" {
+	if got := dump(t, goose, `SELECT version FROM schema_version`); got != "version=16|\n" {
 		t.Errorf("schema_version %q", got)
 	}
 }

@@ -1,5 +1,5 @@
-// Stores goose-ls must not modify (a newer or older goose's, a foreign layout), a newer goose's sessions
-// listed and copied on resume, and goose-ls's old layout migrated.
+// Stores goose-ls must not modify (a newer goose's than it knows, an older goose's, a foreign layout), a
+// newer goose's sessions listed and copied on resume, and goose-ls's old layout migrated.
 package session
 
 import (
@@ -36,6 +36,17 @@ func dirListing(t *testing.T, dir string) []string {
 	return names
 }
 
+// buildV18 is a store of a goose newer than goose-ls knows: version 17 with a column and a version more,
+// holding the facts sheet's session, whose id it returns.
+func buildV18(t *testing.T, db *sql.DB) string {
+	t.Helper()
+	gooseCreateFresh(t, db, 17)
+	id := gooseCreateSession(t, db, "/home/me", gooseExampleRows)
+	gooseExec(t, db, `ALTER TABLE sessions ADD COLUMN workspace_id TEXT`)
+	gooseExec(t, db, `INSERT INTO schema_version (version) VALUES (18)`)
+	return id
+}
+
 func TestNewerStoreLeftUntouched(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -43,12 +54,7 @@ func TestNewerStoreLeftUntouched(t *testing.T) {
 		says   string
 		listed int // sessions of the untouched store listed beside goose-ls's own
 	}{
-		{"version 14", func(t *testing.T, db *sql.DB) {
-			gooseCreateSchema(t, db)
-			gooseCreateSession(t, db, "/g", gooseExampleRows)
-			gooseExec(t, db, `ALTER TABLE sessions ADD COLUMN workspace_id TEXT`)
-			gooseExec(t, db, `INSERT INTO schema_version (version) VALUES (14)`)
-		}, "schema version is 14", 1},
+		{"version 18", func(t *testing.T, db *sql.DB) { buildV18(t, db) }, "is at schema version 18, newer than the versions goose-ls writes (13 to 17)", 1},
 		{"version 12 (an older goose's, which goose migrates itself)", func(t *testing.T, db *sql.DB) {
 			gooseCreateSchema(t, db)
 			gooseExec(t, db, `DELETE FROM schema_version`)
@@ -117,10 +123,7 @@ func TestNewerGooseStoreListedAndCopiedOnResume(t *testing.T) {
 	os.MkdirAll(dir, 0o700)
 	path := filepath.Join(dir, "sessions.db")
 	goose := openAsGoose(t, path)
-	gooseCreateSchema(t, goose)
-	gooseID := gooseCreateSession(t, goose, "/home/me", gooseExampleRows)
-	gooseExec(t, goose, `ALTER TABLE sessions ADD COLUMN workspace_id TEXT`)
-	gooseExec(t, goose, `INSERT INTO schema_version (version) VALUES (14)`)
+	gooseID := buildV18(t, goose)
 	goose.Close()
 	before := fileSum(t, path)
 

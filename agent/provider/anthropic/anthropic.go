@@ -79,6 +79,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 		switch ev.Type {
 		case "message_start":
 			usage.InputTokens = int(ev.Message.Usage.InputTokens + ev.Message.Usage.CacheReadInputTokens + ev.Message.Usage.CacheCreationInputTokens)
+			usage.CacheReadTokens, usage.CacheWriteTokens = int(ev.Message.Usage.CacheReadInputTokens), int(ev.Message.Usage.CacheCreationInputTokens)
 			usage.OutputTokens = int(ev.Message.Usage.OutputTokens)
 		case "content_block_start":
 			if ev.ContentBlock.Type == "tool_use" {
@@ -100,6 +101,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 			}
 			if ev.Usage.InputTokens > 0 {
 				usage.InputTokens = int(ev.Usage.InputTokens + ev.Usage.CacheReadInputTokens + ev.Usage.CacheCreationInputTokens)
+				usage.CacheReadTokens, usage.CacheWriteTokens = int(ev.Usage.CacheReadInputTokens), int(ev.Usage.CacheCreationInputTokens)
 			}
 		}
 	}

@@ -26,7 +26,7 @@ func (p *Provider) complete(ctx context.Context, req provider.Request, onDelta f
 			return provider.Response{}, p.classify(ctx, err)
 		}
 		msg = itemsMessage(resp.Output)
-		usage = provider.Usage{InputTokens: int(resp.Usage.InputTokens), OutputTokens: int(resp.Usage.OutputTokens)}
+		usage = provider.Usage{InputTokens: int(resp.Usage.InputTokens), OutputTokens: int(resp.Usage.OutputTokens), CacheReadTokens: int(resp.Usage.InputTokensDetails.CachedTokens)}
 	} else {
 		params, err := p.params(req)
 		if err != nil {
@@ -51,7 +51,7 @@ func (p *Provider) complete(ctx context.Context, req provider.Request, onDelta f
 				msg.ToolCalls = append(msg.ToolCalls, provider.ToolCall{ID: id, Name: tc.Function.Name, Arguments: callArguments(tc.Function.Arguments)})
 			}
 		}
-		usage = provider.Usage{InputTokens: int(resp.Usage.PromptTokens), OutputTokens: int(resp.Usage.CompletionTokens)}
+		usage = chatUsage(resp.Usage)
 	}
 	if msg.Text != "" {
 		onDelta(provider.Delta{Text: msg.Text})

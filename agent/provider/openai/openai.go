@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -122,7 +123,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 	for stream.Next() {
 		chunk := stream.Current()
 		if chunk.Usage.TotalTokens > 0 || chunk.Usage.PromptTokens > 0 {
-			usage = provider.Usage{InputTokens: int(chunk.Usage.PromptTokens), OutputTokens: int(chunk.Usage.CompletionTokens)}
+			usage = chatUsage(chunk.Usage)
 		}
 		for _, choice := range chunk.Choices {
 			if choice.Index != 0 {
@@ -221,6 +222,17 @@ func convertMessage(m provider.Message) []sdk.ChatCompletionMessageParamUnion {
 	}
 	if m.Text != "" {
 		out = append(out, sdk.UserMessage(m.Text))
+	}
+	return out
+}
+
+// chatUsage is a chat completion's usage as goose reads it: prompt_tokens (cached ones included), the
+// cached part from prompt_tokens_details, and cache writes where a compatible server reports them as
+// cache_creation_input_tokens.
+func chatUsage(u sdk.CompletionUsage) provider.Usage {
+	out := provider.Usage{InputTokens: int(u.PromptTokens), OutputTokens: int(u.CompletionTokens), CacheReadTokens: int(u.PromptTokensDetails.CachedTokens)}
+	if f, ok := u.JSON.ExtraFields["cache_creation_input_tokens"]; ok {
+		out.CacheWriteTokens, _ = strconv.Atoi(f.Raw())
 	}
 	return out
 }

@@ -202,7 +202,7 @@ events:
 			done = append(done, ev.Item)
 		case "response.completed":
 			u := ev.Response.Usage
-			usage = provider.Usage{InputTokens: int(u.InputTokens), OutputTokens: int(u.OutputTokens)}
+			usage = provider.Usage{InputTokens: int(u.InputTokens), OutputTokens: int(u.OutputTokens), CacheReadTokens: int(u.InputTokensDetails.CachedTokens)}
 			if len(ev.Response.Output) > 0 {
 				done = ev.Response.Output
 			}

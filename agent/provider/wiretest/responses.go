@@ -80,7 +80,7 @@ func responsesStream(r *http.Request, n int, reply Reply, send func(string, stri
 		in, out = 10, 5
 	}
 	usage := map[string]any{"input_tokens": in, "output_tokens": out, "total_tokens": in + out,
-		"input_tokens_details": map[string]any{"cached_tokens": 0}, "output_tokens_details": map[string]any{"reasoning_tokens": 0}}
+		"input_tokens_details": map[string]any{"cached_tokens": reply.Cache[0]}, "output_tokens_details": map[string]any{"reasoning_tokens": 0}}
 	emit("response.completed", map[string]any{"response": response("completed", output, usage)})
 }
 
@@ -101,7 +101,7 @@ func responsesJSON(n int, reply Reply) string {
 	}
 	b, _ := json.Marshal(map[string]any{"id": fmt.Sprintf("resp_%d", n), "object": "response", "created_at": 1, "status": "completed",
 		"model": "scripted", "output": output, "usage": map[string]any{"input_tokens": in, "output_tokens": out, "total_tokens": in + out,
-			"input_tokens_details": map[string]any{"cached_tokens": 0}, "output_tokens_details": map[string]any{"reasoning_tokens": 0}}})
+			"input_tokens_details": map[string]any{"cached_tokens": reply.Cache[0]}, "output_tokens_details": map[string]any{"reasoning_tokens": 0}}})
 	return string(b)
 }
 
@@ -123,6 +123,6 @@ func chatJSON(n int, reply Reply) string {
 	}
 	b, _ := json.Marshal(map[string]any{"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "scripted",
 		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
-		"usage":   map[string]any{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out}})
+		"usage":   chatUsage(in, out, reply.Cache)})
 	return string(b)
 }

@@ -31,6 +31,9 @@ type Reply struct {
 	// Hang keeps the stream open after the first text chunk until the client goes away.
 	Hang  bool
 	Usage [2]int // input, output tokens
+	// Cache are the input tokens read from and written to the vendor's prompt cache (parts of Usage[0]),
+	// reported in each vendor's way.
+	Cache [2]int
 	// Fail (Responses API only) ends the stream with a response.failed event whose error has this
 	// message (code "server_error").
 	Fail string
@@ -268,7 +271,7 @@ func openaiStream(r *http.Request, n int, reply Reply, send func(string, string)
 		in, out = 10, 5
 	}
 	b, _ := json.Marshal(map[string]any{"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "scripted",
-		"choices": []any{}, "usage": map[string]any{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out}})
+		"choices": []any{}, "usage": chatUsage(in, out, reply.Cache)})
 	send("", string(b))
 	send("", "[DONE]")
 }
@@ -280,9 +283,11 @@ func anthropicStream(r *http.Request, n int, reply Reply, send func(string, stri
 	if in == 0 {
 		in, out = 10, 5
 	}
+	// Anthropic counts the cached prompt tokens apart from input_tokens
 	send("message_start", j(map[string]any{"type": "message_start", "message": map[string]any{
 		"id": "msg_1", "type": "message", "role": "assistant", "model": "scripted", "content": []any{},
-		"stop_reason": nil, "usage": map[string]any{"input_tokens": in, "output_tokens": 1},
+		"stop_reason": nil, "usage": map[string]any{"input_tokens": in - reply.Cache[0] - reply.Cache[1], "output_tokens": 1,
+			"cache_read_input_tokens": reply.Cache[0], "cache_creation_input_tokens": reply.Cache[1]},
 	}}))
 	idx := 0
 	if reply.Text != "" {
@@ -312,4 +317,15 @@ func anthropicStream(r *http.Request, n int, reply Reply, send func(string, stri
 	}
 	send("message_delta", j(map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": out}}))
 	send("message_stop", j(map[string]any{"type": "message_stop"}))
+}
+
+// chatUsage is a chat completion's usage: cached prompt tokens in prompt_tokens_details, cache writes
+// as some compatible servers report them.
+func chatUsage(in, out int, cache [2]int) map[string]any {
+	u := map[string]any{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out,
+		"prompt_tokens_details": map[string]any{"cached_tokens": cache[0]}}
+	if cache[1] > 0 {
+		u["cache_creation_input_tokens"] = cache[1]
+	}
+	return u
 }

@@ -282,9 +282,16 @@ func TestCancelWhileAskingPermission(t *testing.T) {
 	}
 }
 
+// todo is off on a fresh goose config; a config that has it on (an older goose's) keeps it.
 func TestTodoBecomesAPlan(t *testing.T) {
 	m := newModel(call("t1", "todo__todo_write", `{"content":"- [x] read the code\n- [~] write tests\n- [ ] ship"}`), text("ok"))
 	h := newHarness(t, m, harnessOptions{})
+	if err := os.MkdirAll(filepath.Join(h.home, "config"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(h.home, "config", "config.yaml"), []byte("extensions:\n  todo:\n    enabled: true\n    type: platform\n    name: todo\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	sess := h.newSession()
 	h.prompt(sess.SessionId, sdk.TextBlock("plan"))
 	var plan []sdk.PlanEntry

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"sync"
 	"time"
 
@@ -64,9 +63,9 @@ type Config struct {
 	// MaxToolResponseSize is the length (Unicode scalars) past which a tool result text is offloaded to a
 	// file (0: GOOSE_MAX_TOOL_RESPONSE_SIZE from the environment, else 200,000; negative: never).
 	MaxToolResponseSize int
-	// Outputs is the private folder offloaded results go to (nil: the run makes one and removes it when
-	// Run returns).
-	Outputs *tools.OutputDir
+	// OffloadDir is the folder offloaded results go to ("": the system's temporary folder, where goose
+	// puts them).
+	OffloadDir string
 	// Now is the clock of the per-turn context (nil: time.Now).
 	Now func() time.Time
 }
@@ -156,14 +155,6 @@ func Run(ctx context.Context, cfg Config, history []provider.Message, userText s
 	}
 	if cfg.Tools == nil {
 		cfg.Tools = NewToolbox()
-	}
-	if cfg.Outputs == nil {
-		cfg.Outputs = &tools.OutputDir{}
-		defer func() {
-			if err := cfg.Outputs.Remove(); err != nil {
-				slog.Warn("removing the run's offloaded tool output", "err", err)
-			}
-		}()
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now

@@ -1,6 +1,7 @@
 // Tool-output offload (goose's large_response_handler): a tool result whose text is longer than
-// GOOSE_MAX_TOOL_RESPONSE_SIZE characters is saved, redacted, to the run's private folder (0700/0600,
-// removed when the run ends) and the model gets goose's sentence naming the file instead.
+// GOOSE_MAX_TOOL_RESPONSE_SIZE characters is saved, redacted, where goose saves it — a new file
+// goose_mcp_response_<random>.txt of the system's temporary folder, 0600, kept after the run as goose
+// keeps it — and the model gets goose's sentence naming the file instead.
 
 package agent
 
@@ -8,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"time"
 	"unicode/utf8"
 
 	"github.com/goose-ls/goose-ls/agent/tools"
@@ -40,12 +40,33 @@ func (r *run) offload(res tools.Result) tools.Result {
 	if n <= limit {
 		return res
 	}
-	name := "mcp_response_" + time.Now().UTC().Format("20060102_150405.000000") + "_*.txt"
-	path, err := r.cfg.Outputs.SaveAs(name, r.cfg.Redactor.Redact(res.Text))
+	path, err := saveOffloaded(r.cfg.OffloadDir, r.cfg.Redactor.Redact(res.Text))
 	if err != nil {
 		res.Text = fmt.Sprintf("Warning: Failed to write large response to file: %v. Showing full content instead.\n\n%s", err, res.Text)
 		return res
 	}
 	res.Text = fmt.Sprintf("The response returned from the tool call was larger (%d characters) and is stored in the file which you can use other tools to examine or search in: %s", n, path)
 	return res
+}
+
+// saveOffloaded writes text to a new file of dir ("": the system's temporary folder) named as goose names
+// it; os.CreateTemp makes it 0600 with a random name and never opens an existing file.
+func saveOffloaded(dir, text string) (string, error) {
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	fh, err := os.CreateTemp(dir, "goose_mcp_response_*.txt")
+	if err != nil {
+		return "", err
+	}
+	if _, err := fh.WriteString(text); err != nil {
+		fh.Close()
+		os.Remove(fh.Name())
+		return "", err
+	}
+	if err := fh.Close(); err != nil {
+		os.Remove(fh.Name())
+		return "", err
+	}
+	return fh.Name(), nil
 }

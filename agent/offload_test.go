@@ -1,13 +1,12 @@
-// Tool-output offload: a result text over the limit (in Unicode scalars) is saved, redacted, to a private
-// file that exists during the run and is gone after it, and the model gets goose's sentence instead.
+// Tool-output offload: a result text over the limit (in Unicode scalars) is saved, redacted, where goose
+// saves it (a new 0600 goose_mcp_response_<random>.txt of the temporary folder, kept after the run), and
+// the model gets goose's sentence instead.
 
 package agent
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -40,9 +39,7 @@ func TestLargeToolOutputIsOffloaded(t *testing.T) {
 	const secret = "sk-offload-<&>-0123456789"
 	text := strings.Repeat("x", 125000) + secret + strings.Repeat("y", 125000-len(secret))
 	var mu sync.Mutex
-	var sent, saved, path string
-	var fileMode, dirMode fs.FileMode
-	var statErr error
+	var sent string
 	srv := wiretest.OpenAI(func(n int, body map[string]any) wiretest.Reply {
 		if n == 0 {
 			return wiretest.Reply{Calls: []wiretest.Call{call("printer__print", `{}`)}}
@@ -50,23 +47,13 @@ func TestLargeToolOutputIsOffloaded(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		sent = toolResultsText(body)
-		if m := offloadSentence.FindStringSubmatch(sent); m != nil {
-			path = m[2]
-			var st fs.FileInfo
-			if st, statErr = os.Stat(path); statErr == nil {
-				fileMode = st.Mode().Perm()
-				data, _ := os.ReadFile(path)
-				saved = string(data)
-			}
-			if st, err := os.Stat(filepath.Dir(path)); err == nil {
-				dirMode = st.Mode().Perm()
-			}
-		}
 		return wiretest.Reply{Text: "looked"}
 	})
 	defer srv.Close()
 	red := &Redactor{}
 	red.Add(secret)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // goose's folder: the system's temporary one
 	cfg, _, _ := devConfig(t, wiretest.Vendors[0].Provider(srv.URL), Mount{Ext: &printer{text: text}})
 	cfg.Redactor = red
 	out := Run(context.Background(), cfg, nil, "print it")
@@ -82,17 +69,22 @@ func TestLargeToolOutputIsOffloaded(t *testing.T) {
 	if strings.Contains(sent, "xxxxxxxxxx") || strings.Contains(sent, "sk-offload") {
 		t.Errorf("the model got the text itself")
 	}
-	if statErr != nil || fileMode != 0o600 || dirMode != 0o700 {
-		t.Errorf("during the run: %v, file %v, folder %v", statErr, fileMode, dirMode)
+	path := m[2]
+	if filepath.Dir(path) != tmp || !regexp.MustCompile(`^goose_mcp_response_\d+\.txt$`).MatchString(filepath.Base(path)) {
+		t.Errorf("saved to %s, want goose_mcp_response_<random>.txt in %s", path, tmp)
 	}
+	st, err := os.Stat(path) // kept after the run, as goose keeps it
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("after the run: %v, mode %v", err, st)
+	}
+	data, _ := os.ReadFile(path)
+	saved := string(data)
 	if strings.Contains(saved, "sk-offload") || !strings.Contains(saved, "[REDACTED]") || !strings.HasPrefix(saved, "xxxx") || !strings.HasSuffix(saved, "yyyy") {
 		t.Errorf("the saved text is not the redacted output: %d bytes, %.80q…", len(saved), saved)
 	}
-	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("the file survived the run: %v", err)
-	}
-	if _, err := os.Stat(filepath.Dir(path)); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("the folder survived the run: %v", err)
+	entries, _ := os.ReadDir(tmp)
+	if len(entries) != 1 {
+		t.Errorf("the temporary folder holds %d entries, want the one file", len(entries))
 	}
 }
 
@@ -129,6 +121,7 @@ func TestOffloadCountsCharactersAndHonoursTheLimit(t *testing.T) {
 			defer srv.Close()
 			cfg, _, _ := devConfig(t, wiretest.Vendors[0].Provider(srv.URL), Mount{Ext: &printer{text: c.text}})
 			cfg.MaxToolResponseSize = c.limit
+			cfg.OffloadDir = t.TempDir()
 			if out := Run(context.Background(), cfg, nil, "print"); out.Status != StatusCompleted {
 				t.Fatalf("%s %v", out.Status, out.Err)
 			}
@@ -145,6 +138,7 @@ func TestOffloadCountsCharactersAndHonoursTheLimit(t *testing.T) {
 // GOOSE_MAX_TOOL_RESPONSE_SIZE set in goose's config.yaml (the run's lookup, not the environment) is honoured.
 func TestOffloadLimitFromTheRunsConfiguration(t *testing.T) {
 	t.Setenv("GOOSE_MAX_TOOL_RESPONSE_SIZE", "")
+	t.Setenv("TMPDIR", t.TempDir())
 	root := t.TempDir()
 	model := &capture{calls: []provider.ToolCall{toolCall("shell", map[string]any{"command": "printf 'z%.0s' $(seq 1 150)"})}}
 	out, err := RunDoc(context.Background(), &Doc{Prompt: "go"}, RunOptions{

@@ -1,4 +1,4 @@
-// goose 1.38's in-process platform extensions (todo, skills, tom, analyze): constructors by name.
+// goose's in-process platform extensions (todo, skills, tom, analyze): constructors by name.
 
 package agent
 

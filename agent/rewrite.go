@@ -1,9 +1,10 @@
-// goose 1.38's load-time recipe rewriting (Recipe::from_content): analyze next to a builtin developer,
-// summon for a recipe with sub_recipes; and the default profile a recipe without `extensions` runs with.
+// goose's load-time recipe rewriting (Recipe::from_content): analyze next to a builtin developer, summon
+// for a recipe with sub_recipes; and the default profile a recipe without `extensions` runs with
+// (platform_defaults.go).
 
 package agent
 
-// The platform extensions goose 1.38 enables by default (config/migrations.rs), by config key.
+// The platform extensions goose-ls knows, by config key.
 const (
 	extDeveloper        = "developer"
 	extAnalyze          = "analyze"
@@ -14,10 +15,6 @@ const (
 	extTodo             = "todo"
 	extTom              = "tom"
 )
-
-// defaultProfile is the extensions a run gets when its recipe has no `extensions` key (nor sub_recipes):
-// every platform extension goose 1.38 enables on a fresh config, sorted as goose lists them.
-var defaultProfile = []string{extAnalyze, extApps, extDeveloper, extExtensionManager, extSkills, extSummon, extTodo, extTom}
 
 // platformEntry is the entry goose appends: `{type: platform, name: NAME, description: "",
 // display_name: null, bundled: null, available_tools: []}`.
@@ -71,8 +68,9 @@ func runExtensions(doc *Doc, opts *RunOptions) []ExtensionDoc {
 	if doc.hasExtensions {
 		return append(append([]ExtensionDoc(nil), doc.Extensions...), opts.Extensions...)
 	}
-	out := make([]ExtensionDoc, len(defaultProfile), len(defaultProfile)+len(opts.Extensions))
-	for i, name := range defaultProfile {
+	profile := defaultProfile(opts)
+	out := make([]ExtensionDoc, len(profile), len(profile)+len(opts.Extensions))
+	for i, name := range profile {
 		out[i] = platformEntry(name)
 	}
 	return append(out, opts.Extensions...)

@@ -1,4 +1,4 @@
-// goose 1.38's summon platform extension: the unprefixed `load` and `delegate` tools (goose's schemas and
+// goose's summon platform extension: the unprefixed `load` and `delegate` tools (goose's schemas and
 // descriptions), call routing and goose's error texts; `delegate` is hidden in a sub-agent.
 
 package agent

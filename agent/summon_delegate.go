@@ -1,5 +1,5 @@
 // summon's `delegate`: validate, build the sub-agent's recipe (a sub-recipe rendered with its `values`
-// under the model's `parameters`, a recipe or an agent file), resolve provider, model, extensions,
+// over the model's `parameters`, a recipe or an agent file), resolve provider, model, extensions,
 // max_turns and working folder in goose's order, and run the sub-agent through RunDoc.
 
 package agent
@@ -186,14 +186,18 @@ func (s *summonExt) delegateRecipe(p *delegateParams) (*Doc, error) {
 	return doc, nil
 }
 
-// mergeValues is goose's precedence: the entry's `values` first, the model's `parameters` on top (a
-// JSON value that is not a string passes as its JSON text).
+// mergeValues is goose's precedence (merge_subrecipe_parameters): the entry's fixed `values` first, then
+// each of the model's `parameters` whose key they do not set (a JSON value that is not a string passes
+// as its JSON text). goose 1.38 let the model's parameters win.
 func mergeValues(values map[string]any, params map[string]json.RawMessage) map[string]string {
 	merged := map[string]string{}
 	for k, v := range values {
 		merged[k] = stringify(v)
 	}
 	for k, raw := range params {
+		if _, fixed := merged[k]; fixed {
+			continue
+		}
 		var str string
 		if json.Unmarshal(raw, &str) == nil {
 			merged[k] = str

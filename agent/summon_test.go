@@ -127,8 +127,8 @@ func TestDelegateRunsASubRecipeAsASubAgent(t *testing.T) {
 		params map[string]any
 		prompt string
 	}{
-		{"the model's parameters win over values", map[string]any{"topic": "ducks", "count": 3},
-			"Write report.txt with one line about ducks in plain style, 3 times.\n\nKeep it short."},
+		{"values win over the model's parameters", map[string]any{"topic": "ducks", "count": 3},
+			"Write report.txt with one line about goose in plain style, 3 times.\n\nKeep it short."},
 		{"values apply when the model gives none", map[string]any{"count": true},
 			"Write report.txt with one line about goose in plain style, true times.\n\nKeep it short."},
 	}

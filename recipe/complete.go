@@ -48,17 +48,20 @@ var (
 	wordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9_]*$`) })
 )
 
-// ProviderNames are goose 1.38's provider names (its native ones and its built-in declarative ones), offered
-// for settings.goose_provider; agent/provider/registry's test keeps them in step with its table.
+// ProviderNames are goose's provider names (goose 1.38's native ones and the built-in declarative ones of
+// its newest release), offered for settings.goose_provider; agent/provider/registry's test keeps them in
+// step with its table.
 var ProviderNames = []string{
-	"alibaba", "amp-acp", "anthropic", "atomic_chat", "avian", "aws_bedrock", "azure_openai", "cerebras",
-	"chatgpt_codex", "claude-acp", "claude-code", "codex", "codex-acp", "copilot-acp", "cursor-agent",
-	"custom_deepseek", "custom_tensorix", "databricks", "databricks_v2", "futurmix", "gcp_vertex_ai",
-	"gemini-cli", "gemini_oauth", "github_copilot", "google", "groq", "huggingface", "inception", "kimi_code",
-	"litellm", "llama_swap", "lmstudio", "local", "minimax", "mistral", "moonshot", "nano-gpt", "nearai",
-	"novita", "nvidia", "ollama", "ollama_cloud", "omlx", "openai", "opencode_go", "openrouter", "orcarouter",
-	"ovhcloud", "perplexity", "pi-acp", "routstr", "sagemaker_tgi", "saladcloud", "scaleway", "snowflake",
-	"tanzu_ai", "tetrate", "together", "venice", "vercel_ai_gateway", "xai", "xai_oauth", "zai", "zhipu",
+	"aimlapi", "alibaba", "amp-acp", "anthropic", "atomic_chat", "avian", "aws_bedrock", "azure_openai",
+	"celeris", "cerebras", "chatgpt_codex", "claude-acp", "claude-code", "codex", "codex-acp", "copilot-acp",
+	"cursor-agent", "custom_deepseek", "custom_sakana", "custom_tensorix", "databricks", "databricks_v2",
+	"empiriolabs", "eurouter", "friendli", "futurmix", "gcp_vertex_ai", "gemini-cli", "gemini_oauth",
+	"github_copilot", "google", "groq", "huggingface", "iflytek", "iflytek_astron", "inception", "kimi_code",
+	"litellm", "llama_swap", "lmstudio", "local", "lynkr", "meta", "minimax", "mistral", "moonshot", "nano-gpt",
+	"nearai", "novita", "nvidia", "ollama", "ollama_cloud", "omlx", "openai", "opencode_go", "opencode_zen",
+	"openrouter", "opper", "orcarouter", "ovhcloud", "perplexity", "pi-acp", "pleumrouter", "routstr",
+	"sagemaker_tgi", "saladcloud", "saygm", "scaleway", "snowflake", "tanzu_ai", "tetrate", "together",
+	"trustedrouter", "venice", "vercel_ai_gateway", "xai", "xai_oauth", "zai", "zai_coding_plan", "zhipu",
 }
 
 // BuiltinExtensions are goose's builtin and platform extension names.

@@ -19,14 +19,9 @@ type OutputDir struct {
 	removed bool
 }
 
-// Save writes text to a new file of the folder; it is the one writer of saved shell output.
+// Save writes text to a new file of the folder (shell-output-<random>.txt); it is the one writer of
+// saved shell output.
 func (o *OutputDir) Save(text string) (string, error) {
-	return o.SaveAs("shell-output-*.txt", text)
-}
-
-// SaveAs writes text to a new file of the folder named after pattern (os.CreateTemp's: `*` becomes a
-// random string), e.g. the loop's offloaded tool results.
-func (o *OutputDir) SaveAs(pattern, text string) (string, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.removed {
@@ -39,7 +34,7 @@ func (o *OutputDir) SaveAs(pattern, text string) (string, error) {
 		}
 		o.dir = dir
 	}
-	fh, err := os.CreateTemp(o.dir, pattern) // 0600
+	fh, err := os.CreateTemp(o.dir, "shell-output-*.txt") // 0600
 	if err != nil {
 		return "", fmt.Errorf("saving the output: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/goose-ls/goose-ls/agent/proc"
 )
@@ -96,7 +97,9 @@ func RunShell(ctx context.Context, dir, command string, timeout time.Duration, e
 		kill()
 		err = <-done
 	}
-	text := out.b.String()
+	// goose collects the output line by line and joins the lines with "\n": the last newline is not part
+	// of it
+	text := strings.TrimSuffix(out.b.String(), "\n")
 	if out.dropped > 0 {
 		text += fmt.Sprintf("\n[Capture limit reached: %d bytes dropped. Showing the beginning and end of the output.]", out.dropped)
 	}
@@ -126,7 +129,8 @@ func RunShell(ctx context.Context, dir, command string, timeout time.Duration, e
 	return res
 }
 
-// truncateOutput keeps the last lines of output over goose's limits and hands the whole text to save.
+// truncateOutput keeps the last 50 lines of output over goose's limits (at most their last 10,000 bytes:
+// one huge line does not reach the model whole) and hands the whole text to save.
 func truncateOutput(text string, save SaveFunc) string {
 	lines := strings.Count(text, "\n") + 1
 	if lines <= maxLines && len(text) <= maxBytes {
@@ -146,8 +150,12 @@ func truncateOutput(text string, save SaveFunc) string {
 	}
 	all := strings.Split(text, "\n")
 	tail := strings.Join(all[max(0, len(all)-tailLines):], "\n")
-	if len(tail) > tailBytes {
-		tail = tail[len(tail)-tailBytes:]
+	if len(tail) > tailBytes { // a few huge lines: the last tailBytes, from a character's start
+		start := len(tail) - tailBytes
+		for start < len(tail) && !utf8.RuneStart(tail[start]) {
+			start++
+		}
+		tail = tail[start:]
 	}
 	return tail + "\n\n" + notice
 }

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func TestShellOutputAndExitCode(t *testing.T) {
@@ -90,7 +91,8 @@ func BenchmarkShellCancel(b *testing.B) {
 
 func TestShellTruncationWithoutSaving(t *testing.T) {
 	r := Shell(context.Background(), t.TempDir(), "seq 1 3000", 10*time.Second, nil)
-	if r.IsError || !strings.HasPrefix(r.Text, "2952\n") || !strings.HasSuffix(r.Text, "[Output exceeded 2000 line limit (3001 lines total). The full output was not kept.]") {
+	// goose's count: the output's lines without the last newline
+	if r.IsError || !strings.HasPrefix(r.Text, "2951\n") || !strings.HasSuffix(r.Text, "3000\n\n[Output exceeded 2000 line limit (3000 lines total). The full output was not kept.]") {
 		t.Errorf("truncation: %.200q", r.Text)
 	}
 }
@@ -102,7 +104,7 @@ func TestShellOverflowGoesToAPrivateRunFolderRemovedAtClose(t *testing.T) {
 		return func(text string) (string, error) { return save(strings.ReplaceAll(text, "\n2999\n", "\n[wrapped]\n")) }
 	}}
 	r := d.Call(context.Background(), "shell", json.RawMessage(`{"command":"seq 1 3000"}`))
-	if r.IsError || !strings.HasPrefix(r.Text, "2952\n") || !strings.Contains(r.Text, "[Output exceeded 2000 line limit (3001 lines total). Full output saved to ") {
+	if r.IsError || !strings.HasPrefix(r.Text, "2951\n") || !strings.Contains(r.Text, "[Output exceeded 2000 line limit (3000 lines total). Full output saved to ") {
 		t.Fatalf("truncation: %.300q", r.Text)
 	}
 	m := savedTo.FindStringSubmatch(r.Text)
@@ -120,7 +122,7 @@ func TestShellOverflowGoesToAPrivateRunFolderRemovedAtClose(t *testing.T) {
 		t.Errorf("file %s: %v, mode %v", saved, err, st.Mode())
 	}
 	data, err := os.ReadFile(saved)
-	if err != nil || !strings.HasPrefix(string(data), "1\n2\n") || !strings.HasSuffix(string(data), "\n2998\n[wrapped]\n3000\n") {
+	if err != nil || !strings.HasPrefix(string(data), "1\n2\n") || !strings.HasSuffix(string(data), "\n2998\n[wrapped]\n3000") {
 		t.Errorf("saved text (through WrapSave): %v %.40q…%q", err, data, data[max(0, len(data)-30):])
 	}
 	if err := d.Close(); err != nil {
@@ -128,5 +130,29 @@ func TestShellOverflowGoesToAPrivateRunFolderRemovedAtClose(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the run's output folder survived Close: %v", err)
+	}
+}
+
+// One line too long for the model: goose keeps the last 50 lines (here the one line) and then only their
+// last 10,000 bytes, cut at a character's start; the whole line is saved.
+func TestShellOneHugeLine(t *testing.T) {
+	d := &Developer{WS: Disk{Dir: t.TempDir()}}
+	defer d.Close()
+	// 5 + 237992 + 6000 × 2 + 3 = 250000 bytes and a newline; the last 10,000 bytes start inside an é
+	r := d.Call(context.Background(), "shell", json.RawMessage(`{"command":"printf BEGIN; head -c 237992 /dev/zero | tr '\\0' x; yes é | head -n 6000 | tr -d '\\n'; printf 'END\\n'"}`))
+	preview, notice, ok := strings.Cut(r.Text, "\n\n")
+	if !ok || r.IsError {
+		t.Fatalf("%.200q", r.Text)
+	}
+	if len(preview) != 9999 || !strings.HasPrefix(preview, "éé") || !strings.HasSuffix(preview, "ééEND") || !utf8.ValidString(preview) {
+		t.Errorf("preview %d bytes: %.40q…%q", len(preview), preview, preview[max(0, len(preview)-20):])
+	}
+	m := savedTo.FindStringSubmatch(notice)
+	if !strings.HasPrefix(notice, "[Output exceeded 50000 byte limit (250000 bytes total). Full output saved to ") || m == nil {
+		t.Fatalf("notice %q", notice)
+	}
+	data, err := os.ReadFile(m[1])
+	if err != nil || len(data) != 250000 || !strings.HasPrefix(string(data), "BEGINxxx") || !strings.HasSuffix(string(data), "ééEND") {
+		t.Errorf("saved %d bytes: %v", len(data), err)
 	}
 }

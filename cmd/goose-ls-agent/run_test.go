@@ -328,8 +328,8 @@ func TestRunSubRecipe(t *testing.T) {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
 	data, _ := os.ReadFile(filepath.Join(r.work, "report.txt"))
-	if string(data) != "Write report.txt with one line about ducks in terse style." {
-		t.Errorf("report.txt %q (the model's parameters must win over values, as in goose 1.38)", data)
+	if string(data) != "Write report.txt with one line about goose in terse style." {
+		t.Errorf("report.txt %q (the sub-recipe's values must win over the model's parameters, as in goose today; style comes from the model)", data)
 	}
 	var parentResult string
 	for _, req := range srv.Requests() {

@@ -1,11 +1,12 @@
-// goose's declarative providers (built-in and custom_providers) built as goose 1.38 builds them:
-// ${VAR} placeholders of base_url, the key variable, and each engine's URL rules.
+// goose's declarative providers (built-in and custom_providers) built as goose builds them: ${VAR}
+// placeholders of base_url, the key variable or the auth command, wire_api, and each engine's URL rules.
 
 package configure
 
 import (
 	"fmt"
 	"net"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -88,9 +89,15 @@ func declarative(p *registry.Provider, model string, val func(string) string, r 
 	stream := streaming(p, val)
 	switch p.Engine {
 	case registry.EngineAnthropic:
-		key := val(p.APIKeyEnv)
-		if p.APIKeyEnv == "" || key == "" {
-			return nil, fmt.Errorf("Missing API key: %s", p.APIKeyEnv)
+		if err := p.ValidateAuth(); err != nil {
+			return nil, err
+		}
+		key := ""
+		if p.Auth == nil {
+			key = val(p.APIKeyEnv)
+			if p.APIKeyEnv == "" || key == "" {
+				return nil, fmt.Errorf("Missing API key: %s", p.APIKeyEnv)
+			}
 		}
 		if !stream {
 			return nil, fmt.Errorf("Anthropic provider does not support non-streaming mode. All Claude models support streaming. Please remove 'supports_streaming: false' from your provider configuration.")
@@ -99,7 +106,8 @@ func declarative(p *registry.Provider, model string, val func(string) string, r 
 			return nil, fmt.Errorf("Invalid base URL '%s': %v", base, urlProblem(err))
 		}
 		r.Secrets = appendSecret(r.Secrets, key)
-		return anthropic.New(anthropic.Config{Name: p.Name, BaseURL: base, APIKey: key, Headers: headers, Timeout: timeout}), nil
+		return anthropic.New(anthropic.Config{Name: p.Name, BaseURL: base, APIKey: key, Headers: headers, Timeout: timeout,
+			HTTPClient: authClient(p, "x-api-key", "")}), nil
 	case registry.EngineOllama:
 		if !stream {
 			return nil, fmt.Errorf("Ollama provider does not support non-streaming mode. All Ollama models support streaming. Please remove 'supports_streaming: false' from your provider configuration.")
@@ -108,8 +116,13 @@ func declarative(p *registry.Provider, model string, val func(string) string, r 
 		if err != nil {
 			return nil, err
 		}
-		// goose's ollama engine sends no key; it posts to v1/chat/completions under the base URL
-		return openai.New(openai.Config{Name: p.Name, BaseURL: u + "v1/", Headers: headers, Timeout: timeout, IncludeUsage: true}), nil
+		// goose's ollama engine sends no key (an auth command's credential only); it posts to
+		// v1/chat/completions under the base URL
+		return openai.New(openai.Config{Name: p.Name, BaseURL: u + "v1/", Headers: headers, Timeout: timeout, IncludeUsage: true,
+			HTTPClient: authClient(p, "Authorization", "Bearer ")}), nil
+	}
+	if err := p.ValidateAuth(); err != nil {
+		return nil, err
 	}
 	key := ""
 	if p.APIKeyEnv != "" {
@@ -127,13 +140,26 @@ func declarative(p *registry.Provider, model string, val func(string) string, r 
 	if p.BasePath != nil {
 		basePath = strings.TrimLeft(*p.BasePath, "/")
 	}
-	responses := openai.UseResponses(p.Name, model, basePath)
-	path := basePath
-	if responses {
-		path = openai.ResponsesPath(basePath)
-	}
+	responses, path := openai.Route(p.Name, model, basePath, string(p.ModelWireAPI(model)))
 	return openai.New(openai.Config{Name: p.Name, BaseURL: hostOnly(u), Path: path, APIKey: key, Headers: headers,
-		Timeout: timeout, IncludeUsage: true, Responses: responses, NoStream: !stream}), nil
+		Timeout: timeout, IncludeUsage: true, Responses: responses, NoStream: !stream, HTTPClient: authClient(p, "Authorization", "Bearer ")}), nil
+}
+
+// declarativeTransport carries a declarative provider's requests; nil is net/http's default. The
+// table test of every built-in points it at local servers.
+var declarativeTransport http.RoundTripper
+
+// authClient is the HTTP client of a declarative provider (nil: the SDK's default); with an auth command
+// the command's credential goes into header (after prefix) on every request, refreshed as goose
+// refreshes it.
+func authClient(p *registry.Provider, header, prefix string) *http.Client {
+	switch {
+	case p.Auth != nil:
+		return &http.Client{Transport: registry.NewCommandAuth(*p.Auth, header, prefix).Transport(declarativeTransport)}
+	case declarativeTransport != nil:
+		return &http.Client{Transport: declarativeTransport}
+	}
+	return nil
 }
 
 func urlProblem(err error) string {

@@ -132,16 +132,16 @@ func TestBuiltinRedirectedThroughItsHostVariable(t *testing.T) {
 		srv := wiretest.Anthropic(wiretest.Replies(wiretest.Reply{Text: "zai"}))
 		defer srv.Close()
 		r, text := askOnce(t, map[string]string{"GOOSE_PROVIDER": "zai", "ZAI_BASE_URL": srv.URL + "/api/anthropic", "ZHIPU_API_KEY": "zhipu-key-7"})
-		if text != "zai" || r.Model != "glm-5.1" || r.ContextLimit != 200000 || r.Provider.Name() != "zai" {
+		if text != "zai" || r.Model != "glm-5.2" || r.ContextLimit != 1000000 || r.Provider.Name() != "zai" {
 			t.Errorf("setup %+v text %q", r, text)
 		}
-		assertRequest(t, srv, "/api/anthropic/v1/messages", "glm-5.1", http.Header{"X-Api-Key": {"zhipu-key-7"}})
+		assertRequest(t, srv, "/api/anthropic/v1/messages", "glm-5.2", http.Header{"X-Api-Key": {"zhipu-key-7"}})
 	})
 	t.Run("moonshot (whole URL in the variable)", func(t *testing.T) {
 		srv := wiretest.OpenAI(wiretest.Replies(wiretest.Reply{Text: "kimi"}))
 		defer srv.Close()
 		askOnce(t, map[string]string{"GOOSE_PROVIDER": "moonshot", "MOONSHOT_BASE_URL": srv.URL + "/v1/chat/completions", "MOONSHOT_API_KEY": "ms-key-1"})
-		assertRequest(t, srv, "/v1/chat/completions", "kimi-latest", http.Header{"Authorization": {"Bearer ms-key-1"}})
+		assertRequest(t, srv, "/v1/chat/completions", "kimi-k2-0711-preview", http.Header{"Authorization": {"Bearer ms-key-1"}})
 	})
 	t.Run("zhipu (a v4 path)", func(t *testing.T) {
 		srv := wiretest.OpenAI(wiretest.Replies(wiretest.Reply{Text: "glm"}))
@@ -235,7 +235,7 @@ func TestUnknownProviderListsTheKnownOnes(t *testing.T) {
 	for name, want := range map[string]string{
 		"google":   `provider "google" is a goose provider goose-ls does not support`,
 		"OpenAI":   `did you mean "openai"?`,
-		"claude":   `unknown provider "claude". Known: alibaba, anthropic, atomic_chat, avian, azure_openai,`,
+		"claude":   `unknown provider "claude". Known: aimlapi, alibaba, anthropic, atomic_chat, avian, azure_openai,`,
 		"LMStudio": `did you mean "lmstudio"?`,
 	} {
 		_, err := Resolve(lookup(map[string]string{"GOOSE_PROVIDER": name}), provider.Settings{})
@@ -245,7 +245,7 @@ func TestUnknownProviderListsTheKnownOnes(t *testing.T) {
 	}
 }
 
-// One unparsable custom file: goose 1.38 keeps its native providers but registers no declarative one.
+// One unparsable custom file: goose keeps its native providers but registers no declarative one.
 func TestBadCustomFileDropsDeclarativeProvidersAsGooseDoes(t *testing.T) {
 	root := goosePathRoot(t, map[string]string{"broken.json": `{"name": "custom_x", "engine": "openai",`,
 		"good.json": `{"name":"custom_ok","engine":"openai","display_name":"OK","base_url":"http://127.0.0.1:9/v1","models":[]}`})

@@ -1,5 +1,5 @@
-// Which of OpenAI's two APIs goose 1.38 uses for a model and a base path (should_use_responses_api), and
-// the base paths it derives (derive_base_path, map_base_path).
+// Which of OpenAI's two APIs goose uses for a model and a base path (a declarative provider's wire_api,
+// else should_use_responses_api), and the base paths it derives (derive_base_path, map_base_path).
 
 package openai
 
@@ -56,22 +56,57 @@ func UseResponses(providerName, model, basePath string) bool {
 
 // ResponsesPath is where a Responses request goes for basePath (goose's map_base_path(…, "responses",
 // "v1/responses")): chat/completions replaced by responses, a responses path kept, else v1/responses.
-func ResponsesPath(basePath string) string {
-	n := normalizePath(basePath)
-	switch {
-	case strings.HasSuffix(n, "responses") || strings.Contains(n, "/responses"):
-		return n
-	case isChatPath(n):
-		return strings.Replace(n, "chat/completions", "responses", 1)
-	case strings.HasPrefix(n, "/"):
-		return "/v1/responses"
+func ResponsesPath(basePath string) string { return mapBasePath(basePath, "responses", "v1/responses") }
+
+// ChatPath is where a chat completions request goes for basePath: the base path itself, except that a
+// responses path (a base_url ending in /responses with wire_api chat_completions) has its "responses"
+// replaced by chat/completions, as map_base_path does.
+func ChatPath(basePath string) string {
+	if isResponsesPath(basePath) && !isChatPath(basePath) {
+		return mapBasePath(basePath, "chat/completions", DefaultChatPath)
 	}
-	return "v1/responses"
+	return basePath
+}
+
+// mapBasePath is goose's map_base_path: a path already naming target is kept; otherwise its
+// chat/completions, else its responses, becomes target; otherwise fallback (absolute when the path is).
+func mapBasePath(basePath, target, fallback string) string {
+	n := normalizePath(basePath)
+	lower := strings.ToLower(n)
+	switch {
+	case strings.HasSuffix(n, target) || strings.Contains(n, "/"+target):
+		return n
+	case strings.Contains(lower, "chat/completions"):
+		return strings.Replace(n, "chat/completions", target, 1)
+	case strings.HasSuffix(lower, "responses") || strings.Contains(lower, "/responses"):
+		return strings.Replace(n, "responses", target, 1)
+	case strings.HasPrefix(n, "/"):
+		return "/" + strings.TrimLeft(fallback, "/")
+	}
+	return fallback
+}
+
+// Route is where an openai-engine declarative provider sends model: wire is the provider's choice for
+// it (registry.Provider.ModelWireAPI: "chat_completions", "responses", or "" for goose's routing by
+// model and path); path is the request path on the host.
+func Route(providerName, model, basePath, wire string) (responses bool, path string) {
+	switch wire {
+	case "responses":
+		responses = true
+	case "chat_completions":
+	default:
+		responses = UseResponses(providerName, model, basePath)
+	}
+	if responses {
+		return true, ResponsesPath(basePath)
+	}
+	return false, ChatPath(basePath)
 }
 
 // DeriveBasePath is goose's derive_base_path for a declarative provider's base_url path: empty →
-// v1/chat/completions; ending in chat/completions → kept; ending in a v<digits> segment → +
-// /chat/completions; anything else → + /v1/chat/completions.
+// v1/chat/completions; ending in chat/completions or responses → kept (goose sends a wire_api's other
+// API next to it); ending in a v<digits> segment → + /chat/completions; anything else → +
+// /v1/chat/completions.
 func DeriveBasePath(urlPath string) string {
 	stripped := strings.TrimLeft(urlPath, "/")
 	n := strings.TrimRight(stripped, "/")
@@ -79,7 +114,7 @@ func DeriveBasePath(urlPath string) string {
 	switch {
 	case n == "":
 		return DefaultChatPath
-	case strings.HasSuffix(n, "chat/completions"):
+	case strings.HasSuffix(n, "chat/completions") || strings.HasSuffix(n, "responses"):
 		return stripped
 	case isVersionSegment(last):
 		return n + "/chat/completions"

@@ -1,4 +1,4 @@
-// goose 1.38's routing between chat completions and the Responses API, and its base-path rules.
+// goose's routing between chat completions and the Responses API (wire_api first), and its base-path rules.
 package openai
 
 import "testing"
@@ -64,5 +64,33 @@ func TestBasePaths(t *testing.T) {
 		if b, e := SplitEffort(model); b != want[0] || e != want[1] {
 			t.Errorf("SplitEffort(%s) = %s, %s", model, b, e)
 		}
+	}
+}
+
+// Route: a declarative provider's wire_api decides before goose's routing; a responses base path keeps
+// its chat/completions sibling.
+func TestRouteWithWireAPI(t *testing.T) {
+	for _, c := range []struct {
+		provider, model, base, wire string
+		responses                   bool
+		path                        string
+	}{
+		{"custom", "Llama", DeriveBasePath("/proxy/v2/responses"), "responses", true, "proxy/v2/responses"},
+		{"custom", "llama", DeriveBasePath("/proxy/v2/responses"), "chat_completions", false, "proxy/v2/chat/completions"},
+		{"custom", "gpt-5", DeriveBasePath("/v1/chat/completions"), "chat_completions", false, "v1/chat/completions"},
+		{"custom", "gpt-5", DeriveBasePath("/v1/chat/completions"), "", true, "v1/responses"},
+		{"custom", "gpt-4o", DeriveBasePath("/v1"), "responses", true, "v1/responses"},
+		{"custom", "gpt-4o", "api/generate", "chat_completions", false, "api/generate"},
+		{"nearai", "openai/gpt-5", DefaultChatPath, "", false, DefaultChatPath},
+		{"nearai", "m", DefaultChatPath, "responses", true, "v1/responses"},
+		{"perplexity", "sonar", "v1/sonar", "", false, "v1/sonar"},
+	} {
+		responses, path := Route(c.provider, c.model, c.base, c.wire)
+		if responses != c.responses || path != c.path {
+			t.Errorf("Route(%s, %s, %s, %q) = %v %s, want %v %s", c.provider, c.model, c.base, c.wire, responses, path, c.responses, c.path)
+		}
+	}
+	if got := DeriveBasePath("/proxy/v2/responses/"); got != "proxy/v2/responses/" {
+		t.Errorf("a responses base path: %q", got)
 	}
 }

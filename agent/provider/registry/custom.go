@@ -1,4 +1,4 @@
-// The user's <config>/custom_providers/*.json, read as goose 1.38 reads them.
+// The user's <config>/custom_providers/*.json, read as goose reads them.
 
 package registry
 

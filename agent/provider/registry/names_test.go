@@ -1,4 +1,4 @@
-// The checker's completion list of provider names (recipe.ProviderNames) is goose 1.38's registry.
+// The checker's completion list of provider names (recipe.ProviderNames) is goose's registry.
 
 package registry
 
@@ -17,6 +17,6 @@ func TestCompletionNamesAreGoosesRegistry(t *testing.T) {
 	slices.Sort(want)
 	got := slices.Sorted(slices.Values(recipe.ProviderNames))
 	if !slices.Equal(got, slices.Compact(want)) {
-		t.Errorf("recipe.ProviderNames\n%v\nwant goose 1.38's names\n%v", got, want)
+		t.Errorf("recipe.ProviderNames\n%v\nwant goose's names\n%v", got, want)
 	}
 }

@@ -1,5 +1,6 @@
 // Parsing a provider file as goose's serde derive does: exact (case-sensitive) keys, required fields,
-// non-optional fields refuse null, unknown keys ignored, and the engine limited to three spellings.
+// non-optional fields refuse null, unknown keys ignored, the engine's three names and their
+// *_compatible aliases, wire_api (provider and model) only on the openai engine.
 
 package registry
 
@@ -54,8 +55,9 @@ func Parse(data []byte) (*Provider, error) {
 		return nil, err
 	}
 	p := &Provider{RequiresAuth: true}
-	var engine, fastModel string
+	var engine, fastModel, wireAPI string
 	var modelsRaw, envRaw []json.RawMessage
+	var authRaw json.RawMessage
 	var ignoredString string
 	var ignoredBool bool
 	var ignoredList []string
@@ -68,28 +70,33 @@ func Parse(data []byte) (*Provider, error) {
 		field(o, "base_url", true, false, &p.BaseURL),
 		field(o, "models", true, false, &modelsRaw),
 		field(o, "headers", false, true, &p.Headers),
+		field(o, "session_id_header_override", false, true, &p.SessionIDHeader),
 		field(o, "timeout_seconds", false, true, &p.TimeoutSeconds),
 		field(o, "supports_streaming", false, true, &p.SupportsStreaming),
+		field(o, "wire_api", false, true, &wireAPI),
 		field(o, "requires_auth", false, false, &p.RequiresAuth),
 		field(o, "catalog_provider_id", false, true, &ignoredString),
 		field(o, "base_path", false, true, &p.BasePath),
 		field(o, "env_vars", false, true, &envRaw),
+		field(o, "auth", false, true, &authRaw),
 		field(o, "dynamic_models", false, true, &p.DynamicModels),
 		field(o, "skip_canonical_filtering", false, false, &ignoredBool),
 		field(o, "model_doc_link", false, true, &ignoredString),
 		field(o, "setup_steps", false, false, &ignoredList),
 		field(o, "fast_model", false, true, &fastModel),
+		field(o, "toolshim", false, false, &ignoredBool),
 		field(o, "preserves_thinking", false, false, &ignoredBool),
+		field(o, "emit_clear_thinking", false, false, &ignoredBool),
 	} {
 		if err != nil {
 			return nil, err
 		}
 	}
-	switch Engine(engine) {
-	case EngineOpenAI, EngineAnthropic, EngineOllama:
-		p.Engine = Engine(engine)
-	default:
-		return nil, fmt.Errorf("unknown variant `%s`, expected one of `openai`, `ollama`, `anthropic`", engine)
+	if p.Engine, err = parseEngine(engine); err != nil {
+		return nil, err
+	}
+	if p.WireAPI, err = parseWireAPI(wireAPI); err != nil {
+		return nil, err
 	}
 	p.FastModel = strings.TrimSpace(fastModel)
 	for i, raw := range modelsRaw {
@@ -106,7 +113,79 @@ func Parse(data []byte) (*Provider, error) {
 		}
 		p.EnvVars = append(p.EnvVars, v)
 	}
+	if authRaw != nil && !isNull(authRaw) {
+		a, err := parseAuth(authRaw)
+		if err != nil {
+			return nil, fmt.Errorf("auth: %w", err)
+		}
+		p.Auth = &a
+	}
+	if err := p.validateWireAPI(); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// engineAliases are the spellings goose's JSON accepts for each engine (serde lowercase names plus
+// their *_compatible aliases, case-sensitive).
+var engineAliases = map[string]Engine{
+	"openai": EngineOpenAI, "openai_compatible": EngineOpenAI,
+	"anthropic": EngineAnthropic, "anthropic_compatible": EngineAnthropic,
+	"ollama": EngineOllama, "ollama_compatible": EngineOllama,
+}
+
+func parseEngine(s string) (Engine, error) {
+	if e, ok := engineAliases[s]; ok {
+		return e, nil
+	}
+	return "", fmt.Errorf("unknown variant `%s`, expected one of `openai`, `ollama`, `anthropic`", s)
+}
+
+// parseWireAPI reads a wire_api value ("" when absent or null).
+func parseWireAPI(s string) (WireAPI, error) {
+	switch w := WireAPI(s); w {
+	case "", WireChatCompletions, WireResponses:
+		return w, nil
+	}
+	return "", fmt.Errorf("unknown variant `%s`, expected `chat_completions` or `responses`", s)
+}
+
+// validateWireAPI is goose's validate_wire_api: only the openai engine takes wire_api, on the provider
+// or on any model.
+func (p *Provider) validateWireAPI() error {
+	if p.Engine == EngineOpenAI {
+		return nil
+	}
+	set := p.WireAPI != ""
+	for _, m := range p.Models {
+		set = set || m.WireAPI != ""
+	}
+	if set {
+		return fmt.Errorf("Provider '%s': wire_api is only supported by the openai engine", p.Name)
+	}
+	return nil
+}
+
+// parseAuth reads an `auth` block: a command (required), its arguments, the refresh interval (default
+// 3600 s; 0: only after an authentication failure), a timeout and a working folder.
+func parseAuth(raw json.RawMessage) (AuthConfig, error) {
+	o, err := decodeObject(raw, "an auth object")
+	if err != nil {
+		return AuthConfig{}, err
+	}
+	a := AuthConfig{RefreshInterval: DefaultAuthRefreshInterval}
+	for _, err := range []error{
+		field(o, "command", true, false, &a.Command),
+		field(o, "args", false, false, &a.Args),
+		field(o, "refresh_interval", false, false, &a.RefreshInterval),
+		field(o, "timeout_seconds", false, true, &a.TimeoutSeconds),
+		field(o, "cwd", false, true, &a.Cwd),
+	} {
+		if err != nil {
+			return a, err
+		}
+	}
+	return a, nil
 }
 
 func parseModel(raw json.RawMessage) (Model, error) {
@@ -116,14 +195,19 @@ func parseModel(raw json.RawMessage) (Model, error) {
 	}
 	var m Model
 	var limit uint64
-	if err := field(o, "name", true, false, &m.Name); err != nil {
-		return m, err
-	}
-	if err := field(o, "context_limit", true, false, &limit); err != nil {
-		return m, err
+	var wireAPI string
+	for _, err := range []error{
+		field(o, "name", true, false, &m.Name),
+		field(o, "context_limit", false, true, &limit),
+		field(o, "wire_api", false, true, &wireAPI),
+	} {
+		if err != nil {
+			return m, err
+		}
 	}
 	m.ContextLimit = int(min(limit, 1<<40))
-	return m, nil
+	m.WireAPI, err = parseWireAPI(wireAPI)
+	return m, err
 }
 
 func parseEnvVar(raw json.RawMessage) (EnvVar, error) {

@@ -1,5 +1,6 @@
-// Package registry is goose 1.38's declarative provider registry: the 31 built-in provider files and the
-// user's <config>/custom_providers/*.json, in goose's format and with goose's loading rules.
+// Package registry is goose's declarative provider registry: the built-in provider definitions of goose's
+// newest release (builtin/, SOURCES.md names where each came from) and the user's
+// <config>/custom_providers/*.json, in goose's format and with goose's loading rules.
 package registry
 
 import (
@@ -16,18 +17,44 @@ import (
 // Engine is the implementation a declarative provider uses.
 type Engine string
 
-// The three engines goose's JSON accepts (serde lowercase; the *_compatible spellings only come from
-// goose's create/update API and are refused in files, as goose does).
+// The three engines (goose's JSON also takes openai_compatible, anthropic_compatible and
+// ollama_compatible for them; Parse keeps the engine itself).
 const (
 	EngineOpenAI    Engine = "openai"
 	EngineAnthropic Engine = "anthropic"
 	EngineOllama    Engine = "ollama"
 )
 
+// WireAPI is which of OpenAI's two APIs an openai-engine provider (or one of its models) uses; ""
+// leaves it to goose's routing by model and path.
+type WireAPI string
+
+// The two wire APIs goose's JSON names.
+const (
+	WireChatCompletions WireAPI = "chat_completions"
+	WireResponses       WireAPI = "responses"
+)
+
 // Model is one entry of a provider's models list (the first is the provider's default model).
 type Model struct {
-	Name         string `json:"name"`
-	ContextLimit int    `json:"context_limit"`
+	Name         string  `json:"name"`
+	ContextLimit int     `json:"context_limit"` // 0: not given
+	WireAPI      WireAPI `json:"wire_api"`      // the model's own choice, over the provider's
+}
+
+// DefaultAuthRefreshInterval is how long goose keeps a credential an auth command printed (seconds).
+const DefaultAuthRefreshInterval = 3600
+
+// AuthConfig is a provider's `auth` block: a command whose standard output is the credential, run
+// directly (no shell) with args in Cwd (default: goose-ls's own folder), killed after TimeoutSeconds
+// (default 10); the credential is reused for RefreshInterval seconds (0: until an authentication
+// failure).
+type AuthConfig struct {
+	Command         string   `json:"command"`
+	Args            []string `json:"args"`
+	RefreshInterval uint64   `json:"refresh_interval"`
+	TimeoutSeconds  *uint64  `json:"timeout_seconds"`
+	Cwd             *string  `json:"cwd"`
 }
 
 // EnvVar fills a ${NAME} placeholder of base_url.
@@ -54,6 +81,10 @@ type Provider struct {
 	EnvVars           []EnvVar          `json:"env_vars"`
 	DynamicModels     *bool             `json:"dynamic_models"`
 	FastModel         string            `json:"fast_model"`
+	WireAPI           WireAPI           `json:"wire_api"`
+	// SessionIDHeader replaces goose's agent-session-id header name (session_id_header_override).
+	SessionIDHeader *string     `json:"session_id_header_override"`
+	Auth            *AuthConfig `json:"auth"`
 	// Custom is true for a file from custom_providers (File names it).
 	Custom bool   `json:"-"`
 	File   string `json:"-"`
@@ -67,7 +98,7 @@ func (p *Provider) DefaultModel() string {
 	return p.Models[0].Name
 }
 
-// ContextLimit is the listed context limit of model (0 when the model is not listed).
+// ContextLimit is the listed context limit of model (0 when the model is not listed or has none).
 func (p *Provider) ContextLimit(model string) int {
 	for _, m := range p.Models {
 		if m.Name == model {
@@ -75,6 +106,26 @@ func (p *Provider) ContextLimit(model string) int {
 		}
 	}
 	return 0
+}
+
+// ModelWireAPI is the wire API goose picks for model: the entry of exactly that name (case-sensitive)
+// that sets one, else the provider's; "" leaves it to routing by model and path.
+func (p *Provider) ModelWireAPI(model string) WireAPI {
+	for _, m := range p.Models {
+		if m.Name == model && m.WireAPI != "" {
+			return m.WireAPI
+		}
+	}
+	return p.WireAPI
+}
+
+// ValidateAuth is goose's validate_auth, checked when an openai- or anthropic-engine provider is built:
+// api_key_env and auth.command are two ways to authenticate, not both.
+func (p *Provider) ValidateAuth() error {
+	if p.Auth != nil && p.APIKeyEnv != "" {
+		return fmt.Errorf("Provider '%s' sets both `api_key_env` and `auth.command`; these are mutually exclusive.", p.Name)
+	}
+	return nil
 }
 
 //go:embed builtin/*.json
@@ -85,7 +136,7 @@ var builtinFiles embed.FS
 type Registry struct {
 	// custom are the user's providers by name (they replace built-ins of the same name)
 	custom map[string]*Provider
-	// CustomErr is set when a custom provider file could not be read or parsed: goose 1.38 then
+	// CustomErr is set when a custom provider file could not be read or parsed: goose then
 	// registers no declarative provider at all, built-in or custom ("Failed to load custom providers").
 	CustomErr error
 }
@@ -149,7 +200,7 @@ func (r *Registry) Names() []string {
 }
 
 // builtinFileOf names the built-in files whose provider name is not the file's stem (goose's files).
-var builtinFileOf = map[string]string{"custom_deepseek": "deepseek", "tanzu_ai": "tanzu", "custom_tensorix": "tensorix"}
+var builtinFileOf = map[string]string{"custom_deepseek": "deepseek", "tanzu_ai": "tanzu", "custom_tensorix": "tensorix", "custom_sakana": "sakana"}
 
 // builtin returns the built-in provider name, parsing only its own file.
 func builtin(name string) (*Provider, bool) {
@@ -171,7 +222,7 @@ func builtin(name string) (*Provider, bool) {
 	return p, p.Name == name
 }
 
-// Builtins returns the embedded built-in providers (goose 1.38's providers/declarative/*.json), sorted
+// Builtins returns the embedded built-in providers (goose's declarative/definitions/*.json), sorted
 // by name; each call gets its own copies of the values parsed once.
 func Builtins() []*Provider {
 	parsed := parsedBuiltins()

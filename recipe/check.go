@@ -298,12 +298,16 @@ func (f *File) checkTemplate(fsys FS) {
 	if err != nil {
 		var se *template.SyntaxError
 		if errors.As(err, &se) {
-			r := f.fromPre(se.R)
 			line := se.Line // minijinja's line (the pre-processing keeps every line)
 			if line == 0 {
-				line = f.Lines.Line(r.Start) + 1
+				line = f.Lines.Line(f.fromPre(se.EngineRange()).Start) + 1
 			}
-			f.errorf(r, CodeTplSyntax, "%s (in recipe:%d)", se.Error(), line)
+			d := Diagnostic{R: f.fromPre(se.R), Severity: SeverityError, Code: CodeTplSyntax,
+				Message: fmt.Sprintf("%s (in recipe:%d)", se.Error(), line)}
+			for _, n := range se.Notes {
+				d.Related = append(d.Related, Related{R: f.fromPre(n.R), Message: n.Msg})
+			}
+			f.add(d)
 		}
 		f.Template = nil
 		return
@@ -388,8 +392,17 @@ func (f *File) checkYAML(body string) {
 			off, msg = ye.Offset, ye.Msg
 		}
 		start := mapBack(off)
-		r := f.lineRest(start)
-		f.errorf(r, CodeYAMLSyntax, "%s%s", msg, f.templateScalarHint(start))
+		d := Diagnostic{R: f.lineRest(start), Severity: SeverityError, Code: CodeYAMLSyntax, Message: msg + f.templateScalarHint(start)}
+		if ye != nil && ye.HasConstruct {
+			// on what the author must fix, with libyaml's own place beside it
+			note := yamltree.NoteParserStops
+			if ye.AtEnd {
+				note = yamltree.NoteParserEnd
+			}
+			d.Related = []Related{{R: d.R, Message: note}}
+			d.R = f.lineRest(mapBack(ye.Construct))
+		}
+		f.add(d)
 		return
 	}
 	if f.BOM != 0 || f.Inherits || (f.Pre != nil && len(f.Pre.Text) != len(body)) {

@@ -46,6 +46,11 @@ func FuzzCheck(f *testing.F) {
 			if d.R.Start < 0 || d.R.End < d.R.Start || d.R.End > len(data) {
 				t.Fatalf("diagnostic %s has range %v outside the text (len %d): %s", d.Code, d.R, len(data), d.Message)
 			}
+			for _, r := range d.Related {
+				if r.R.Start < 0 || r.R.End < r.R.Start || r.R.End > len(data) || r.Message == "" {
+					t.Fatalf("diagnostic %s has a related place %v outside the text (len %d) or without a message", d.Code, r, len(data))
+				}
+			}
 			if d.Message == "" || d.Code == "" {
 				t.Fatalf("diagnostic without code or message: %+v", d)
 			}

@@ -125,7 +125,7 @@ func TestParameterRules(t *testing.T) {
 func TestTemplateRules(t *testing.T) {
 	runCases(t, []ruleCase{
 		{name: "unclosed if", src: head + "prompt: |\n  {% if x %}\n  text\n",
-			want: []string{"TPL-SYNTAX 6:1-6:1"}, msg: "syntax error: unexpected end of input"},
+			want: []string{"TPL-SYNTAX 4:3-4:13"}, msg: "syntax error: unexpected end of input"}, // the unclosed tag
 		{name: "macro is not enabled", src: head + "prompt: |\n  {% macro m() %}{% endmacro %}\n",
 			want: []string{"TPL-SYNTAX 4:6-4:11"}, msg: "unknown statement macro"},
 		{name: "unterminated comment", src: head + "prompt: \"a {# b\"\n",

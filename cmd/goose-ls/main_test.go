@@ -171,3 +171,52 @@ func BenchmarkCheckCorpus(b *testing.B) {
 		}
 	}
 }
+
+// TestCheckRelatedLocations: a diagnostic moved onto the construct to fix keeps the engine's place as
+// relatedInformation in JSON and as a relatedLocation in SARIF.
+func TestCheckRelatedLocations(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "r.yaml", "title: T\ndescription: D\nprompt: |\n  {% if true %}\n  text\n")
+	code, out, _ := runCLI(t, "check", "--format", "json", p)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	want := `{"files":[{"path":"` + p + `","diagnostics":[{"range":{"start":{"line":3,"character":2},"end":{"line":3,"character":15}},"severity":"error","code":"TPL-SYNTAX",` +
+		`"message":"syntax error: unexpected end of input, expected end of block (in recipe:4)",` +
+		`"relatedInformation":[{"location":{"path":"` + p + `","range":{"start":{"line":5,"character":0},"end":{"line":5,"character":0}}},"message":"goose's template engine (minijinja) reaches the end of the text here"}]}]}]}` + "\n"
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("json (-want +got):\n%s", diff)
+	}
+
+	code, out, _ = runCLI(t, "check", "--format", "sarif", p)
+	if code != 1 {
+		t.Fatalf("sarif exit %d", code)
+	}
+	type region struct{ StartLine, StartColumn, EndLine, EndColumn int }
+	var doc struct {
+		Runs []struct {
+			Results []struct {
+				RuleID           string `json:"ruleId"`
+				RelatedLocations []struct {
+					ID               *int `json:"id"`
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string } `json:"artifactLocation"`
+						Region           region               `json:"region"`
+					} `json:"physicalLocation"`
+					Message struct{ Text string } `json:"message"`
+				} `json:"relatedLocations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("sarif is not JSON: %v", err)
+	}
+	if len(doc.Runs) != 1 || len(doc.Runs[0].Results) != 1 || len(doc.Runs[0].Results[0].RelatedLocations) != 1 {
+		t.Fatalf("want one result with one related location: %s", out)
+	}
+	rl := doc.Runs[0].Results[0].RelatedLocations[0]
+	if rl.ID == nil || *rl.ID != 0 || rl.PhysicalLocation.ArtifactLocation.URI != filepath.ToSlash(p) ||
+		rl.PhysicalLocation.Region != (region{6, 1, 6, 1}) || !strings.Contains(rl.Message.Text, "minijinja") {
+		t.Errorf("related location: %+v", rl)
+	}
+}

@@ -26,10 +26,20 @@ type jsonRange struct {
 }
 
 type jsonDiag struct {
-	Range    jsonRange `json:"range"`
-	Severity string    `json:"severity"`
-	Code     string    `json:"code"`
-	Message  string    `json:"message"`
+	Range              jsonRange     `json:"range"`
+	Severity           string        `json:"severity"`
+	Code               string        `json:"code"`
+	Message            string        `json:"message"`
+	RelatedInformation []jsonRelated `json:"relatedInformation,omitempty"`
+}
+
+// jsonRelated is LSP's DiagnosticRelatedInformation with the file's path for its URI.
+type jsonRelated struct {
+	Location struct {
+		Path  string    `json:"path"`
+		Range jsonRange `json:"range"`
+	} `json:"location"`
+	Message string `json:"message"`
 }
 
 type jsonFile struct {
@@ -49,14 +59,31 @@ func writeJSON(w io.Writer, results []checkedFile) error {
 	for _, r := range results {
 		jf := jsonFile{Path: r.Path, Diagnostics: []jsonDiag{}}
 		for _, d := range r.File.Diags {
-			jf.Diagnostics = append(jf.Diagnostics, jsonDiag{Range: lspRange(r.File.Lines, d.R),
-				Severity: d.Severity.String(), Code: d.Code, Message: d.Message})
+			jd := jsonDiag{Range: lspRange(r.File.Lines, d.R), Severity: d.Severity.String(), Code: d.Code, Message: d.Message}
+			for _, rel := range sameFileRelated(d) {
+				var jr jsonRelated
+				jr.Location.Path, jr.Location.Range, jr.Message = r.Path, lspRange(r.File.Lines, rel.R), rel.Message
+				jd.RelatedInformation = append(jd.RelatedInformation, jr)
+			}
+			jf.Diagnostics = append(jf.Diagnostics, jd)
 		}
 		out.Files = append(out.Files, jf)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
+}
+
+// sameFileRelated are d's related places in its own file (the only ones a check reports; a place in
+// another file would need that file's lines).
+func sameFileRelated(d recipe.Diagnostic) []recipe.Related {
+	var out []recipe.Related
+	for _, r := range d.Related {
+		if r.Path == "" {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func writeText(w io.Writer, results []checkedFile) error {
@@ -90,18 +117,22 @@ func writeSARIF(w io.Writer, results []checkedFile) error {
 		EndColumn   int `json:"endColumn"`
 	}
 	type location struct {
+		// ID numbers a related location within its result (SARIF wants one there; none in locations)
+		ID               *int `json:"id,omitempty"`
 		PhysicalLocation struct {
 			ArtifactLocation struct {
 				URI string `json:"uri"`
 			} `json:"artifactLocation"`
 			Region region `json:"region"`
 		} `json:"physicalLocation"`
+		Message map[string]string `json:"message,omitempty"`
 	}
 	type result struct {
-		RuleID    string            `json:"ruleId"`
-		Level     string            `json:"level"`
-		Message   map[string]string `json:"message"`
-		Locations []location        `json:"locations"`
+		RuleID           string            `json:"ruleId"`
+		Level            string            `json:"level"`
+		Message          map[string]string `json:"message"`
+		Locations        []location        `json:"locations"`
+		RelatedLocations []location        `json:"relatedLocations,omitempty"`
 	}
 	type rule struct {
 		ID               string            `json:"id"`
@@ -112,11 +143,15 @@ func writeSARIF(w io.Writer, results []checkedFile) error {
 	ruleSeen := map[string]bool{}
 	var rules []rule
 	for _, r := range results {
-		for _, d := range r.File.Diags {
-			s, e := r.File.Lines.UTF16Pos(d.R.Start), r.File.Lines.UTF16Pos(d.R.End)
+		at := func(rg recipe.Range) location {
+			s, e := r.File.Lines.UTF16Pos(rg.Start), r.File.Lines.UTF16Pos(rg.End)
 			var loc location
 			loc.PhysicalLocation.ArtifactLocation.URI = filepath.ToSlash(r.Path)
 			loc.PhysicalLocation.Region = region{s.Line + 1, s.Col + 1, e.Line + 1, e.Col + 1}
+			return loc
+		}
+		for _, d := range r.File.Diags {
+			loc := at(d.R)
 			level := "note"
 			switch d.Severity {
 			case recipe.SeverityError:
@@ -124,7 +159,13 @@ func writeSARIF(w io.Writer, results []checkedFile) error {
 			case recipe.SeverityWarning:
 				level = "warning"
 			}
-			res = append(res, result{RuleID: d.Code, Level: level, Message: map[string]string{"text": d.Message}, Locations: []location{loc}})
+			rs := result{RuleID: d.Code, Level: level, Message: map[string]string{"text": d.Message}, Locations: []location{loc}}
+			for i, rel := range sameFileRelated(d) {
+				rl := at(rel.R)
+				rl.ID, rl.Message = &i, map[string]string{"text": rel.Message}
+				rs.RelatedLocations = append(rs.RelatedLocations, rl)
+			}
+			res = append(res, rs)
 			if !ruleSeen[d.Code] {
 				ruleSeen[d.Code] = true
 				rules = append(rules, rule{ID: d.Code, ShortDescription: map[string]string{"text": d.Code},

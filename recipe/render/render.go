@@ -145,7 +145,7 @@ func located(err error, tpl *template.Template, out *template.Output) error {
 	case errors.As(err, &se):
 		// an unclosed block is reported at the very end; minijinja's line is within the text it lexed,
 		// which ends before the trailing newline
-		at = se.R.Start
+		at = se.EngineRange().Start
 		if tpl != nil {
 			at = min(at, len(strings.TrimSuffix(strings.TrimSuffix(tpl.Source, "\n"), "\r")))
 		}

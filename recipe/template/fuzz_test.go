@@ -39,6 +39,11 @@ func FuzzTemplate(f *testing.F) {
 			if se.R.Start < 0 || se.R.End < se.R.Start || se.R.End > len(pre.Text) {
 				t.Fatalf("syntax error range %v outside text of %d", se.R, len(pre.Text))
 			}
+			for _, n := range se.Notes {
+				if n.R.Start < 0 || n.R.End < n.R.Start || n.R.End > len(pre.Text) {
+					t.Fatalf("note range %v outside text of %d", n.R, len(pre.Text))
+				}
+			}
 			return
 		}
 		for _, u := range Analyze(tpl).Uses {

@@ -48,6 +48,8 @@ func (t token) describe() string {
 
 // SyntaxError is a template syntax error with the range it concerns.
 type SyntaxError struct {
+	// R is the text the user must fix: the offending token, or the opening tag, delimiter, bracket or quote
+	// of what is left unclosed.
 	R   Range
 	Msg string
 	// Line is the line minijinja names in ` (in name:N)` (from 1): where its lexer stood for a lexing
@@ -56,6 +58,43 @@ type SyntaxError struct {
 	// NotSyntax: minijinja's error kind is not a syntax error (a bad string escape), so the message has no
 	// "syntax error: " before it.
 	NotSyntax bool
+	// Notes are other places that explain the error: where minijinja noticed it when that is not R (the
+	// end of the input, the token after an unclosed bracket), the statement an end tag cannot close.
+	Notes []Note
+}
+
+// Note is a place that explains a syntax error.
+type Note struct {
+	R   Range
+	Msg string
+	// Engine marks where minijinja noticed the error.
+	Engine bool
+}
+
+// Related-place texts (goose-ls's words).
+const (
+	noteEngineStop = "goose's template engine (minijinja) stops here"
+	noteEngineEnd  = "goose's template engine (minijinja) reaches the end of the text here"
+)
+
+// EngineRange is where minijinja noticed the error: its engine note, else R.
+func (e *SyntaxError) EngineRange() Range {
+	for _, n := range e.Notes {
+		if n.Engine {
+			return n.R
+		}
+	}
+	return e.R
+}
+
+// movedTo puts the error on r (the construct to fix) and keeps where minijinja noticed it as a note.
+func (e *SyntaxError) movedTo(r Range, atEnd bool) {
+	msg := noteEngineStop
+	if atEnd {
+		msg = noteEngineEnd
+	}
+	e.Notes = append(e.Notes, Note{R: e.R, Msg: msg, Engine: true})
+	e.R = r
 }
 
 // lineOf is the 1-based line of offset off in the lexed source.
@@ -146,7 +185,8 @@ func (lx *lexer) scanData(emit func(Stmt)) (opener, error) {
 			j := strings.Index(lx.src[lx.pos:], "#}")
 			if j < 0 {
 				lx.tags = append(lx.tags, Tag{Kind: TagComment, R: Range{Start: i, End: len(lx.src)}})
-				return openEOF, &SyntaxError{R: Range{Start: i, End: i + 2}, Msg: "unexpected end of comment", Line: lx.lineOf(len(lx.src))}
+				return openEOF, &SyntaxError{R: Range{Start: i, End: i + 2}, Msg: "unexpected end of comment", Line: lx.lineOf(len(lx.src)),
+					Notes: []Note{lx.endNote()}}
 			}
 			endC := lx.pos + j
 			if endC > lx.pos && lx.src[endC-1] == '-' {
@@ -210,7 +250,8 @@ func (lx *lexer) tryRaw(i int) (*Raw, bool, error) {
 	for {
 		j := strings.Index(lx.src[q:], "{%")
 		if j < 0 {
-			return nil, true, &SyntaxError{R: Range{Start: i, End: bodyStart}, Msg: "unexpected end of raw block", Line: lx.lineOf(len(lx.src))}
+			return nil, true, &SyntaxError{R: Range{Start: i, End: bodyStart}, Msg: "unexpected end of raw block", Line: lx.lineOf(len(lx.src)),
+				Notes: []Note{lx.endNote()}}
 		}
 		k := q + j
 		r := k + 2
@@ -324,6 +365,11 @@ func (lx *lexer) next() (token, error) {
 	return token{}, &SyntaxError{R: Range{Start: p, End: p + 1}, Msg: "unexpected character", Line: lx.lineOf(p)}
 }
 
+// endNote says minijinja reached the end of the lexed text.
+func (lx *lexer) endNote() Note {
+	return Note{R: Range{Start: len(lx.src), End: len(lx.src)}, Msg: noteEngineEnd, Engine: true}
+}
+
 func (lx *lexer) closeTag(kind TagKind) {
 	lx.tags = append(lx.tags, Tag{Kind: kind, R: Range{Start: lx.tagStart, End: lx.pos}, Keyword: lx.keyword})
 	lx.keyword = ""
@@ -420,7 +466,13 @@ func (lx *lexer) str(quote byte) (token, error) {
 	}
 	if q >= len(s) {
 		lx.pos = len(s)
-		return token{}, &SyntaxError{R: Range{Start: p, End: len(s)}, Msg: "unexpected end of string", Line: lx.lineOf(len(s))}
+		// the user closes the string on its first line: the range is the opening quote to that line's end
+		first := p + 1
+		for first < len(s) && s[first] != '\n' && s[first] != '\r' {
+			first++
+		}
+		return token{}, &SyntaxError{R: Range{Start: p, End: first}, Msg: "unexpected end of string", Line: lx.lineOf(len(s)),
+			Notes: []Note{lx.endNote()}}
 	}
 	lx.pos = q + 1
 	val := s[p+1 : q]

@@ -41,6 +41,14 @@ type parser struct {
 	// last is where the last token minijinja's parser would have consumed starts (template data, a tag
 	// opener, an expression token), or -1: its line is the one minijinja names for a parser error
 	last int
+	// open are the block statements being read, innermost last: where an unclosed one is reported
+	open []openStmt
+}
+
+// openStmt is a block statement whose end tag the parser has not reached yet.
+type openStmt struct {
+	start int
+	kw    string
 }
 
 // Parse parses src as a template named name.
@@ -59,6 +67,9 @@ func Parse(name, src string) (*Template, error) {
 	var se *SyntaxError
 	if errors.As(err, &se) && se.Line == 0 && p.last >= 0 {
 		se.Line = p.lx.lineOf(p.last)
+	}
+	if se != nil {
+		p.pointAtConstruct(se)
 	}
 	t := &Template{Name: name, Source: src, Body: body, Blocks: p.blocks, Extends: p.ext, Tags: p.lx.tags}
 	t.TrailingNewline = len(lexed) < len(src)
@@ -233,7 +244,11 @@ func (p *parser) subparse(ends []string) ([]Stmt, string, error) {
 		case openEOF:
 			if len(ends) > 0 {
 				eof := max(p.srcEnd, len(p.lx.src))
-				return body, "", &SyntaxError{R: Range{Start: eof, End: eof}, Msg: "unexpected end of input, expected end of block"}
+				se := &SyntaxError{R: Range{Start: eof, End: eof}, Msg: "unexpected end of input, expected end of block"}
+				if r, ok := p.innermostOpenTag(); ok {
+					se.movedTo(r, true) // the user closes the block its opening tag starts
+				}
+				return body, "", se
 			}
 			return body, "", nil
 		case openVar:
@@ -303,6 +318,11 @@ func (p *parser) markKeyword(_ int, kw string) {
 
 func (p *parser) statement(start int, kw token) (Stmt, error) {
 	p.markKeyword(start, kw.val)
+	switch kw.val {
+	case "if", "for", "set", "with", "block", "filter", "autoescape":
+		p.open = append(p.open, openStmt{start: start, kw: kw.val})
+		defer func() { p.open = p.open[:len(p.open)-1] }()
+	}
 	switch kw.val {
 	case "if":
 		return p.ifStmt(start)
@@ -386,7 +406,12 @@ func (p *parser) statement(start int, kw token) (Stmt, error) {
 		return &AutoEscape{R: r, Expr: e, Body: body}, nil
 	}
 	// a stray end tag (`{% endif %}` with no open `if`) is an unknown statement to minijinja too
-	return nil, &SyntaxError{R: kw.r, Msg: "unknown statement " + kw.val}
+	se := &SyntaxError{R: kw.r, Msg: "unknown statement " + kw.val}
+	if r, ok := p.innermostOpenTag(); ok && closesSomething(kw.val) {
+		// an end tag that meets another open block (`{% endif %}` inside an unclosed `for`)
+		se.Notes = append(se.Notes, Note{R: r, Msg: fmt.Sprintf("this `%s` is still open", p.open[len(p.open)-1].kw)})
+	}
+	return nil, se
 }
 
 func parseInt(t token) (Value, error) {

@@ -50,14 +50,24 @@ func (c *Cache) put(masked []byte, f *segments) {
 // Parse parses text (which the line index covers).
 func Parse(li *source.LineIndex) (*Document, error) { return ParseCached(li, nil) }
 
-// ParseCached is Parse with a per-document cache (nil for none). Nesting deeper than serde_yaml's limit
+// ParseCached is parseCached with the place to fix found for a syntax error (construct.go).
+func ParseCached(li *source.LineIndex, cache *Cache) (*Document, error) {
+	doc, err := parseCached(li, cache)
+	var e *Error
+	if errors.As(err, &e) {
+		e.findConstruct(li.Text())
+	}
+	return doc, err
+}
+
+// parseCached is Parse with a per-document cache (nil for none). Nesting deeper than serde_yaml's limit
 // is refused before goccy/go-yaml sees the text, and only the first document (up to the `---` of the
 // second) is parsed: goose refuses a second document whatever it contains. libyaml's verdict
 // (verdict.go) decides whether the text parses; goccy/go-yaml builds the tree, and where it refuses what
 // libyaml accepts, the tree comes from the libyaml port's nodes (Document.Degraded). With a cache, the
 // tree's nodes may be shared with the cache and with trees returned before: callers must not modify them,
 // nor the text (the cache keeps it to measure the next text's edit against).
-func ParseCached(li *source.LineIndex, cache *Cache) (*Document, error) {
+func parseCached(li *source.LineIndex, cache *Cache) (*Document, error) {
 	sh := cache.precheck(li)
 	first := li
 	var extra *source.Range

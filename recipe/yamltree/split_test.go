@@ -58,7 +58,11 @@ func TestSplitErrorLine(t *testing.T) {
 	if !ok {
 		t.Fatalf("want *Error, got %v", err)
 	}
-	if want := (Error{Offset: len(src), Msg: "did not find expected ',' or ']'"}); *e != want {
+	// the bracket is what to fix (construct.go)
+	open := strings.Index(src, "[unclosed")
+	want := Error{Offset: len(src), Msg: "did not find expected ',' or ']'",
+		ContextMsg: "while parsing a flow sequence", Context: open, Construct: open, HasConstruct: true, AtEnd: true}
+	if *e != want {
 		t.Errorf("split parse error %+v, want %+v", *e, want)
 	}
 }

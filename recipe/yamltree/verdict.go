@@ -52,8 +52,14 @@ func cachedVerdict(li *source.LineIndex, masked []byte, cache *Cache) verdict {
 			mli = source.NewLineIndex(masked)
 		}
 		// masked lines are prefixes of the original ones: the same line and byte column
-		l := mli.Line(v.err.Offset)
-		v.err.Offset = min(li.LineStart(l)+v.err.Offset-mli.LineStart(l), len(li.Text()))
+		unmask := func(off int) int {
+			l := mli.Line(off)
+			return min(li.LineStart(l)+off-mli.LineStart(l), len(li.Text()))
+		}
+		v.err.Offset = unmask(v.err.Offset)
+		if v.err.ContextMsg != "" {
+			v.err.Context = unmask(v.err.Context)
+		}
 	}
 	return v
 }
@@ -103,6 +109,9 @@ func libyamlVerdict(li *source.LineIndex) verdict {
 	v := verdictOn(source.NewLineIndex(fixed))
 	if v.err != nil {
 		v.err.Offset = min(originalOffset(v.err.Offset, shrinks), len(li.Text()))
+		if v.err.ContextMsg != "" {
+			v.err.Context = min(originalOffset(v.err.Context, shrinks), len(li.Text()))
+		}
 	}
 	return v
 }
@@ -134,8 +143,9 @@ func verdictOn(li *source.LineIndex) verdict {
 			}
 		}
 	}
-	off, scanner := placeError(li, v.err.Msg, line)
-	v.err.Offset = off
+	pm := locateProblem(li, v.err.Msg, line)
+	off, scanner := pm.off, pm.scanner
+	v.err.Offset, v.err.Context, v.err.ContextMsg = off, pm.context, pm.contextMsg
 	if colonOK && (colon <= off || (li.Line(colon) == li.Line(off) && (!scanner || off == li.LineStart(li.Line(off))+indentOf(text[li.LineStart(li.Line(off)):])))) {
 		// before yaml/v3's error, or on the line of a parser error (libyaml's scanner reads ahead while
 		// a flow collection's simple key is pending) or when only the line is known
@@ -212,7 +222,8 @@ func earlierParserError(text []byte, off int, msg string) (verdict, bool) {
 		if w.err == nil {
 			continue
 		}
-		o, sc, exact := placeErrorMark(cut, w.err.Msg, wline)
+		pm := locateProblem(cut, w.err.Msg, wline)
+		o, sc, exact := pm.off, pm.scanner, pm.exact
 		if !exact && cut.Line(o) >= cut.Line(lastToken(cut.Text())) {
 			continue // only v3's line is known, and it is the cut's last: the error may be at the cut's end
 		}
@@ -237,7 +248,7 @@ func earlierParserError(text []byte, off int, msg string) (verdict, bool) {
 			}
 		}
 		if (!sc && o <= lastToken(cut.Text()) && seen) || staleKey {
-			w.err.Offset = o
+			w.err.Offset, w.err.Context, w.err.ContextMsg = o, pm.context, pm.contextMsg
 			return w, true
 		}
 	}
@@ -433,12 +444,23 @@ func decodeV3(text []byte) (verdict, int) {
 // placeError finds libyaml's problem mark for msg: yaml/v4's mark when it words the same problem, else
 // the start of the line yaml/v3 names; and whether the problem is the scanner's (or the reader's).
 func placeError(li *source.LineIndex, msg string, v3line int) (int, bool) {
-	off, scanner, _ := placeErrorMark(li, msg, v3line)
-	return off, scanner
+	pm := locateProblem(li, msg, v3line)
+	return pm.off, pm.scanner
 }
 
-// placeErrorMark is placeError, and whether the place is yaml/v4's mark (else only v3's line is known).
-func placeErrorMark(li *source.LineIndex, msg string, v3line int) (int, bool, bool) {
+// problemMark is where libyaml reports a problem.
+type problemMark struct {
+	off     int
+	scanner bool // the scanner's (or the reader's) problem, not the parser's
+	exact   bool // yaml/v4's mark (else only yaml/v3's line is known)
+	// context is libyaml's context mark when contextMsg names one (exact marks only): where the construct
+	// the problem is in starts (a quoted scalar's quote, a flow collection's bracket, a simple key)
+	context    int
+	contextMsg string
+}
+
+// locateProblem is placeError with the rest of what libyaml's error says.
+func locateProblem(li *source.LineIndex, msg string, v3line int) problemMark {
 	l, err := yaml4.NewLoader(bytes.NewReader(li.Text()), yaml4.WithSingleDocument())
 	if err == nil {
 		var n yaml4.Node
@@ -446,15 +468,21 @@ func placeErrorMark(li *source.LineIndex, msg string, v3line int) (int, bool, bo
 	}
 	var le *yaml4.LoadError
 	if errors.As(err, &le) && le.Mark.Line > 0 && sameProblem(le, msg) {
-		return li.OffsetFromRuneCol(le.Mark.Line-1, max(le.Mark.Column-1, 0)), le.Stage == yaml4.ScannerStage, true
+		pm := problemMark{off: li.OffsetFromRuneCol(le.Mark.Line-1, max(le.Mark.Column-1, 0)), scanner: le.Stage == yaml4.ScannerStage, exact: true}
+		if le.ContextMsg != "" && le.ContextMark.Line > 0 {
+			pm.context = li.OffsetFromRuneCol(le.ContextMark.Line-1, max(le.ContextMark.Column-1, 0))
+			pm.contextMsg = le.ContextMsg
+		}
+		return pm
 	}
-	scanner := !parserProblems[msg]
+	pm := problemMark{scanner: !parserProblems[msg]}
 	if v3line <= 0 {
-		return 0, scanner, false
+		return pm
 	}
 	line := min(v3line-1, li.LineCount()-1)
 	start, end := li.LineStart(line), li.LineEnd(line)
-	return start + indentOf(li.Text()[start:end]), scanner, false
+	pm.off = start + indentOf(li.Text()[start:end])
+	return pm
 }
 
 // parserProblems are libyaml's parser errors (parser.c); every other problem is the scanner's or the

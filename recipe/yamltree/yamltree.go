@@ -123,6 +123,16 @@ type Error struct {
 	// End, when set (> Offset), ends the offending text (a refused character); else the error is at Offset.
 	End int
 	Msg string
+	// ContextMsg is libyaml's context of the problem ("while scanning a quoted scalar", "while parsing a
+	// flow sequence", …), when it names one: the construct the problem is in, which starts at Context.
+	ContextMsg string
+	Context    int
+	// Construct, when HasConstruct, is what the author must fix when libyaml notices the problem past it
+	// (at Offset): an unterminated scalar's opening quote, an unclosed flow collection's bracket, the
+	// line whose `:` is missing (construct.go). AtEnd: Offset is at the end of the text.
+	Construct    int
+	HasConstruct bool
+	AtEnd        bool
 	// goccy marks an error of goccy/go-yaml's own parser (not a limit of serde_yaml's): it stands only
 	// where libyaml agrees (verdict.go).
 	goccy bool

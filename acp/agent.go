@@ -83,7 +83,7 @@ func (a *Agent) shutdown() {
 }
 
 // Initialize answers with what goose-ls really does: load, list and close sessions, embedded context,
-// MCP over HTTP; no images or audio, no authentication.
+// MCP over HTTP; no images or audio; one auth method, the terminal set-up (auth.go).
 func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.InitializeResponse, error) {
 	a.mu.Lock()
 	a.client = p.ClientCapabilities
@@ -100,7 +100,7 @@ func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Init
 			},
 		},
 		AgentInfo:   &sdk.Implementation{Name: "goose-ls", Version: a.opts.Version},
-		AuthMethods: []sdk.AuthMethod{},
+		AuthMethods: []sdk.AuthMethod{configureMethod()},
 	}, nil
 }
 
@@ -109,11 +109,6 @@ func (a *Agent) clientCaps() sdk.ClientCapabilities {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.client
-}
-
-// Authenticate is not needed: goose's configuration holds the provider's credentials.
-func (a *Agent) Authenticate(context.Context, sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
-	return sdk.AuthenticateResponse{}, nil
 }
 
 // Logout has nothing to forget.

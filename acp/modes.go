@@ -11,6 +11,7 @@ import (
 
 	"github.com/goose-ls/goose-ls/agent"
 	"github.com/goose-ls/goose-ls/agent/provider"
+	"github.com/goose-ls/goose-ls/agent/provider/configure"
 	"github.com/goose-ls/goose-ls/agent/provider/registry"
 )
 
@@ -35,13 +36,6 @@ const (
 
 // defaultProvider is goose's provider option for "whatever goose's configuration names".
 const defaultProvider, defaultProviderLabel = "goose", "Goose (Default)"
-
-// nativeProviderNames are the display names goose gives the providers goose-ls implements natively
-// (their ProviderMetadata); declarative ones carry theirs.
-var nativeProviderNames = map[string]string{
-	"openai": "OpenAI", "anthropic": "Anthropic", "ollama": "Ollama", "openrouter": "OpenRouter",
-	"litellm": "LiteLLM", "azure_openai": "Azure OpenAI", "xai": "xAI", "avian": "Avian",
-}
 
 func (s *acpSession) modeState() *sdk.SessionModeState {
 	s.mu.Lock()
@@ -97,8 +91,9 @@ type providerChoice struct{ id, name string }
 // (native and declarative, with the current one when it is neither) sorted by id.
 func providerChoices(current string) []providerChoice {
 	byID := map[string]string{}
-	for id, name := range nativeProviderNames {
-		byID[id] = name
+	for _, id := range configure.Providers { // goose's display names for them (configure.Native)
+		n, _ := configure.Native(id)
+		byID[id] = n.DisplayName
 	}
 	for _, p := range registry.Builtins() {
 		byID[p.Name] = p.DisplayName

@@ -46,6 +46,12 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	if err != nil {
 		return sdk.PromptResponse{}, err
 	}
+	s.mu.Lock()
+	sessionProvider := s.provider
+	s.mu.Unlock()
+	if err := a.providerReady(sessionProvider); err != nil {
+		return sdk.PromptResponse{}, err // the configuration changed since the session opened
+	}
 	runCtx, cancel := context.WithCancel(ctx)
 	if !s.begin(cancel) {
 		cancel()

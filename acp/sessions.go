@@ -88,6 +88,9 @@ func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 		}
 		s.useRecipe(rendered, a.host.Provider, s.settingsLookup)
 	}
+	if err := a.providerReady(s.provider); err != nil {
+		return sdk.NewSessionResponse{}, err
+	}
 	if err := a.registerSession(ctx, s, "", rendered); err != nil {
 		return sdk.NewSessionResponse{}, err
 	}

@@ -1,4 +1,4 @@
-// Command goose-ls-agent is goose-ls's agent: `run`, `acp`, `sessions`, `secret`, and `relay` (the language
+// Command goose-ls-agent is goose-ls's agent: `run`, `acp`, `sessions`, `secret`, `configure`, and `relay` (the language
 // server's agent process, lsp/agentrelay on stdin/stdout). goose-ls runs it from beside itself; it links
 // the provider SDKs, SQLite and MCP that goose-ls does not.
 package main
@@ -35,6 +35,7 @@ Usage:
   goose-ls-agent acp [--debug] [--no-session]
   goose-ls-agent sessions [ID]
   goose-ls-agent secret set NAME  store a secret where goose keeps it (the value on stdin)
+  goose-ls-agent configure        choose the provider, model and API key in the terminal (goose's config.yaml)
   goose-ls-agent relay            the language server's agent process (lsp/agentrelay on stdin/stdout)
   goose-ls-agent version
 `)
@@ -56,6 +57,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runSessions(args[1:], stdout, stderr)
 	case "secret":
 		return runSecret(args[1:], os.Stdin, stdout, stderr)
+	case "configure":
+		return runConfigure(args[1:], stdout, stderr)
 	case "relay":
 		return runRelay()
 	case "version", "--version", "-v":

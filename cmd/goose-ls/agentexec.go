@@ -1,5 +1,5 @@
 // goose-ls-agent, the binary of the agent's commands: found beside this executable, run in
-// this process's place for `run`, `acp`, `sessions` and `secret`, and started as the language server's agent
+// this process's place for `run`, `acp`, `sessions`, `secret` and `configure`, and started as the language server's agent
 // process (`goose-ls-agent relay`) on its first agent command.
 
 package main

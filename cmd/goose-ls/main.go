@@ -1,5 +1,5 @@
 // Command goose-ls is the goose recipe language server and its CLI: check, recipe, schema, version. The
-// agent's commands (run, acp, sessions, secret) and the server's agent runs are goose-ls-agent's, a
+// agent's commands (run, acp, sessions, secret, configure) and the server's agent runs are goose-ls-agent's, a
 // separate executable installed beside it: the server and `check` link no provider SDK, SQLite or MCP,
 // so they stay small in memory, and an agent crash never takes the language server down.
 package main
@@ -39,6 +39,8 @@ Usage:
   goose-ls sessions [ID]                              list stored sessions, or show one
   goose-ls secret set NAME                            store a secret (an API key) where goose keeps it:
                                                       the system keyring, or secrets.yaml; the value on stdin
+  goose-ls configure                                  choose the provider, model and API key in the terminal:
+                                                      writes goose's config.yaml, stores the key where goose keeps it
   goose-ls schema                                     print the recipe JSON Schema
   goose-ls version                                    print the version, commit and the goose version it agrees with
 `)
@@ -53,7 +55,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "serve":
 		return runServe()
-	case "acp", "sessions", "secret": // the agent's commands: goose-ls-agent (agentexec.go)
+	case "acp", "sessions", "secret", "configure": // the agent's commands: goose-ls-agent (agentexec.go)
 		return execAgent(args, stderr)
 	case "run":
 		return runRun(args[1:], stdout, stderr)

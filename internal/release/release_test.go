@@ -143,6 +143,16 @@ func TestArchiveStartsAsTheRegistryLaunches(t *testing.T) {
 	if initRes.AgentInfo.Version != "v1.2.3" && initRes.AgentInfo.Version != "1.2.3" {
 		t.Errorf("initialize agentInfo = %+v, want the release's version", initRes.AgentInfo)
 	}
+	// the registry lists agents that offer an auth method of type agent or terminal: goose-ls's is the
+	// terminal set-up, the archive's command run with `configure`
+	terminal := false
+	for _, m := range initRes.AuthMethods {
+		args, _ := m["args"].([]any)
+		terminal = terminal || (m["type"] == "terminal" && len(args) > 0 && args[0] == "configure")
+	}
+	if !terminal {
+		t.Errorf("initialize authMethods = %v, want a terminal method whose args start with configure", initRes.AuthMethods)
+	}
 	newRes := c.call(t, "session/new", map[string]any{"cwd": work, "mcpServers": []any{}})
 	var sess struct {
 		SessionID string `json:"sessionId"`

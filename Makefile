@@ -4,7 +4,7 @@ BIN := bin/goose-ls
 FUZZTIME ?= 30s
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 
-.PHONY: release all build check-examples test test-short lint bench bench-lsp bench-startup bench-agent bench-typing fuzz clean vsix \
+.PHONY: release all build check-examples test test-short lint bench bench-lsp bench-startup bench-agent bench-typing bench-edits fuzz clean vsix \
 	vsix-targets vscode-test differential \
 	e2e-rootfs e2e-rootfs-trixie e2e-rootfs-forky
 
@@ -69,11 +69,21 @@ bench-typing: build
 	$(GO) build -o bin/lspbench ./internal/lspbench
 	./bin/lspbench -server bin/goose-ls -type $(TYPING)
 
+# Keystroke latency per kind of edit: typing mixed with edits that change the heavy recipe's structure
+# (a key renamed, a line dedented, an enum typo, a flow sequence left unclosed) and their undos, EDITS
+# rounds, didChange → publishDiagnostics p50/p95 per kind and peak RSS (docs/performance.md). BEFORE=CMD
+# edits an earlier build in the same rounds (alternating), for a before/after table from one run.
+EDITS ?= 50
+bench-edits: build
+	$(GO) build -o bin/lspbench ./internal/lspbench
+	./bin/lspbench -server bin/goose-ls -edits $(EDITS) $(if $(BEFORE),-before "$(BEFORE)")
+
 # Each fuzz target for FUZZTIME (set FUZZTIME=10m for a release run).
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) ./recipe
 	$(GO) test -run '^$$' -fuzz '^FuzzTemplate$$' -fuzztime $(FUZZTIME) ./recipe/template
 	$(GO) test -run '^$$' -fuzz '^FuzzYAMLTree$$' -fuzztime $(FUZZTIME) ./recipe/yamltree
+	$(GO) test -run '^$$' -fuzz '^FuzzCachedTree$$' -fuzztime $(FUZZTIME) ./recipe/yamltree
 	$(GO) test -run '^$$' -fuzz '^FuzzApplyChange$$' -fuzztime $(FUZZTIME) ./lsp
 	$(GO) test -run '^$$' -fuzz '^FuzzServerFrames$$' -fuzztime $(FUZZTIME) ./lsp
 	$(GO) test -run '^$$' -fuzz '^FuzzLineIndex$$' -fuzztime $(FUZZTIME) ./recipe/source

@@ -1,4 +1,4 @@
-// Document checks, memoized per document generation: one check per text, shared by the diagnostics
+// Document checks, cached per document generation: one check per text, shared by the diagnostics
 // worker and every request on that text, each with a deadline, a panic turned into a diagnostic, and a
 // watchdog that ends a check which ignores its deadline.
 

@@ -28,7 +28,7 @@ func dependencies(f *recipe.File) []string {
 	return f.Dependencies()
 }
 
-// recheckDependents schedules every open recipe that depends on path; their memoized checks are stale.
+// recheckDependents schedules every open recipe that depends on path; their cached checks are stale.
 func (s *Server) recheckDependents(path string) {
 	s.mu.Lock()
 	var uris []protocol.DocumentURI

@@ -50,7 +50,7 @@ func didChangeWorkspaceFolders(_ context.Context, s *Server, raw json.RawMessage
 	if len(roots) > 0 {
 		s.root = roots[0]
 	}
-	// every memoized check was made against the old roots
+	// every cached check was made against the old roots
 	uris := make([]protocol.DocumentURI, 0, len(s.docs))
 	for u, d := range s.docs {
 		d.gen = s.nextGen()

@@ -60,7 +60,7 @@ func didChangeConfiguration(_ context.Context, s *Server, raw json.RawMessage) e
 	recheck := st.DesktopHints != s.settings.DesktopHints
 	s.settings = st
 	var uris []protocol.DocumentURI
-	if recheck { // every memoized check was made with the other setting
+	if recheck { // every cached check was made with the other setting
 		for u, d := range s.docs {
 			d.gen = s.nextGen()
 			uris = append(uris, u)

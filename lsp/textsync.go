@@ -27,7 +27,7 @@ type document struct {
 	lines   *source.LineIndex
 	recipe  bool
 
-	// gen changes with every text (and when a file it depends on changes): checks are memoized per gen
+	// gen changes with every text (and when a file it depends on changes): checks are cached per gen
 	gen       uint64
 	run       *checkRun // the check of the newest gen asked for (maybe still running)
 	last      *checkRun // the newest finished check

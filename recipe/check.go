@@ -30,7 +30,7 @@ type Options struct {
 	MaxSize int
 	// NoSubRecipes skips opening sub-recipe files.
 	NoSubRecipes bool
-	// Cache re-uses work between versions of one document (the language server keeps one per buffer).
+	// Cache keeps work for the next version of one document (the language server keeps one per buffer).
 	// It keeps the text checked last: the caller must not modify a text it checked with a Cache.
 	Cache *Cache
 	// Context stops the check when it is done (cancelled, or past its deadline); the check then ends with
@@ -55,15 +55,18 @@ type Options struct {
 	alwaysCache bool
 }
 
-// minCacheBytes is the size from which keeping goccy's parse between versions pays for its memory.
+// minCacheBytes is the size from which a document's Cache is used: below it a check from scratch is as
+// quick, and the cache's copies of the text are not worth their memory.
 const minCacheBytes = 16 << 10
 
-// Cache holds what can be re-used between checks of successive versions of one document.
+// Cache is what checks of successive versions of one document keep for the next one; each stage has
+// its cache: the pre-processing probes (template.ProbeCache), the template parse (templatecache.go), the
+// YAML verdict and tree (yamltree.Cache) and the schema's violations (schemacache.go).
 type Cache struct {
-	yaml   yamltree.Cache
-	schema propertyCache
-	probes template.ProbeMemo
-	tmpl   templateMemo
+	probes   template.ProbeCache
+	template templateCache
+	yaml     yamltree.Cache
+	schema   schemaCache
 }
 
 func (c *Cache) yamlCache() *yamltree.Cache {
@@ -73,14 +76,14 @@ func (c *Cache) yamlCache() *yamltree.Cache {
 	return &c.yaml
 }
 
-func (c *Cache) probeMemo() *template.ProbeMemo {
+func (c *Cache) probeCache() *template.ProbeCache {
 	if c == nil {
 		return nil
 	}
 	return &c.probes
 }
 
-func (c *Cache) schemaCache() *propertyCache {
+func (c *Cache) schemaCache() *schemaCache {
 	if c == nil {
 		return nil
 	}
@@ -276,7 +279,7 @@ func firstInvalidUTF8(b []byte) int {
 // checkTemplate pre-processes, parses, analyses and validation-renders the whole file as goose does.
 // preprocessTemplate applies goose's literal-brace pre-processing (the first half of the template stage).
 func (f *File) preprocessTemplate(body string) {
-	f.Pre = template.PreprocessCached(body, f.cache.probeMemo())
+	f.Pre = template.PreprocessCached(body, f.cache.probeCache())
 	if err := f.Pre.Err; err != nil {
 		f.errorf(f.shift(err.R), CodeTplPreprocessLimit, "%s", err.Msg)
 		return
@@ -288,9 +291,9 @@ func (f *File) preprocessTemplate(body string) {
 }
 
 // checkTemplate parses, analyses and renders the pre-processed text as goose's validation does (or
-// re-uses the last check's work where an edit allows it: templatereuse.go).
+// takes the last check's work from the template cache where an edit allows it: templatecache.go).
 func (f *File) checkTemplate(fsys FS) {
-	if f.reuseTemplate(fsys) {
+	if f.cachedTemplate(fsys) {
 		return
 	}
 	tpl, err := template.Parse("recipe", f.Pre.Text)
@@ -315,7 +318,7 @@ func (f *File) checkTemplate(fsys FS) {
 	f.Analysis = template.Analyze(tpl)
 	f.Inherits = usesInheritance(f.Pre.Text)
 	f.renderTemplate(fsys)
-	f.rememberTemplate()
+	f.keepTemplate()
 }
 
 // renderTemplate runs goose's validation render of f.Template.

@@ -1,55 +1,86 @@
-// Schema validation split at the top level with a per-document cache: each top-level property's
-// violations are kept with a hash of its value, so a keystroke in `instructions` re-validates only
-// `instructions` (the profile of the 3,000-line benchmark recipe showed whole-document validation as the
-// largest single cost of a re-check).
+// The schema stage's cache: validation split at the top level and at the items of list properties
+// (recipe/schema's split.go), each part's violations kept with a hash of its value, so a re-check
+// validates only the top-level values and list items an edit changed (whole-document validation was the
+// largest single cost of a re-check of the heavy recipe, and a structural edit changes one item).
 
 package recipe
 
 import (
 	"hash/maphash"
+	"strconv"
 	"sync"
 
 	"github.com/goose-ls/goose-ls/recipe/schema"
 	"github.com/goose-ls/goose-ls/recipe/yamltree"
 )
 
-// propertyCache keeps, per top-level key, the hash of its value and the violations it gave. Safe for
-// concurrent use (checks of successive versions may overlap).
-type propertyCache struct {
-	mu     sync.Mutex
-	byName map[string]cachedViolations
+// schemaCache keeps the violations of the values the last two checks validated: top-level values and
+// list items, by property and hash. Two checks, so that an edit and its undo (a key renamed and back)
+// both find theirs. Safe for concurrent use (checks of successive versions may overlap).
+type schemaCache struct {
+	mu      sync.Mutex
+	check   uint64 // the checks so far
+	entries map[valueKey]*schemaEntry
 }
 
-type cachedViolations struct {
-	sum uint64
-	vs  []schema.Violation // shared: read only
+// valueKey is one validated value: a top-level property's, or an item of a list property's (an item's
+// violations do not depend on its place in the list; their pointers start inside the item).
+type valueKey struct {
+	name string
+	item bool
+	sum  uint64
 }
 
-func (c *propertyCache) get(name string, sum uint64) ([]schema.Violation, bool) {
+type schemaEntry struct {
+	vs   []schema.Violation // shared: read only
+	used uint64             // the last check that used it
+}
+
+// lookup returns the violations of the value under k when a recent check validated the same value.
+func (c *schemaCache) lookup(k valueKey) ([]schema.Violation, bool) {
 	if c == nil {
 		return nil, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.byName[name]
-	if !ok || e.sum != sum {
+	e := c.entries[k]
+	if e == nil {
 		return nil, false
 	}
+	e.used = c.check
 	return e.vs, true
 }
 
-// keep replaces the cache's content by the properties of the latest check (keys no longer present go).
-func (c *propertyCache) keep(entries map[string]cachedViolations) {
+func (c *schemaCache) store(k valueKey, vs []schema.Violation) {
 	if c == nil {
 		return
 	}
 	c.mu.Lock()
-	c.byName = entries
+	if c.entries == nil {
+		c.entries = map[valueKey]*schemaEntry{}
+	}
+	c.entries[k] = &schemaEntry{vs: vs, used: c.check}
 	c.mu.Unlock()
 }
 
-// schemaViolations validates the tree as sc.Validate(instance(root)) would, property by property.
-func schemaViolations(sc *schema.Schema, root *Node, cache *propertyCache) []schema.Violation {
+// done ends a check: values neither it nor the check before it used go.
+func (c *schemaCache) done() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	for k, e := range c.entries {
+		if e.used+1 < c.check {
+			delete(c.entries, k)
+		}
+	}
+	c.check++
+	c.mu.Unlock()
+}
+
+// schemaViolations validates the tree as sc.Validate(instance(root)) would, property by property and,
+// for list properties, item by item.
+func schemaViolations(sc *schema.Schema, root *Node, cache *schemaCache) []schema.Violation {
 	if root == nil || root.Kind != yamltree.Map {
 		return sc.Validate(instance(root))
 	}
@@ -62,32 +93,45 @@ func schemaViolations(sc *schema.Schema, root *Node, cache *propertyCache) []sch
 		}
 	}
 	out := sc.ValidateRoot(keys)
-	var next map[string]cachedViolations
-	if cache != nil {
-		next = make(map[string]cachedViolations, len(keys))
-	}
-	for _, k := range keys {
-		if !sc.HasProperty(k) {
+	for _, name := range keys {
+		if !sc.HasProperty(name) {
 			continue
 		}
-		value := root.Get(k)
-		var sum uint64
-		if cache != nil {
-			sum = nodeHash(value)
-			if vs, ok := cache.get(k, sum); ok {
-				next[k] = cachedViolations{sum, vs}
-				out = append(out, vs...)
-				continue
+		value := root.Get(name)
+		if value == nil || value.Kind != yamltree.Seq || !sc.HasItems(name) {
+			k := valueKeyOf(cache, name, false, value)
+			vs, ok := cache.lookup(k)
+			if !ok {
+				vs = sc.ValidateProperty(name, instance(value))
+				cache.store(k, vs)
+			}
+			out = append(out, vs...)
+			continue
+		}
+		for i, it := range value.Items {
+			k := valueKeyOf(cache, name, true, it)
+			vs, ok := cache.lookup(k)
+			if !ok {
+				vs = sc.ValidateItem(name, instance(it))
+				cache.store(k, vs)
+			}
+			for _, v := range vs {
+				v.Pointer = append([]string{name, strconv.Itoa(i)}, v.Pointer...)
+				out = append(out, v)
 			}
 		}
-		vs := sc.ValidateProperty(k, instance(value))
-		if cache != nil {
-			next[k] = cachedViolations{sum, vs}
-		}
-		out = append(out, vs...)
 	}
-	cache.keep(next)
+	cache.done()
 	return out
+}
+
+// valueKeyOf is the cache key of a value (no hashing without a cache).
+func valueKeyOf(cache *schemaCache, name string, item bool, n *Node) valueKey {
+	k := valueKey{name: name, item: item}
+	if cache != nil {
+		k.sum = nodeHash(n)
+	}
+	return k
 }
 
 var nodeHashSeed = maphash.MakeSeed()

@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func violationStrings(t *testing.T, root *Node, cache *propertyCache, whole bool) []string {
+func violationStrings(t *testing.T, root *Node, cache *schemaCache, whole bool) []string {
 	t.Helper()
 	sc := schemaObjects()
 	vs := schemaViolations(sc, root, cache)
@@ -74,8 +74,8 @@ func TestSplitValidationMatchesWhole(t *testing.T) {
 		if len(want) > 0 {
 			withViolations++
 		}
-		cache := &propertyCache{}
-		for pass, c := range []*propertyCache{nil, cache, cache} { // uncached, filling, served
+		cache := &schemaCache{}
+		for pass, c := range []*schemaCache{nil, cache, cache} { // uncached, filling, served
 			if diff := cmp.Diff(want, violationStrings(t, f.Tree, c, false)); diff != "" {
 				t.Errorf("doc %d pass %d: split validation differs (-whole +split):\n%s", i, pass, diff)
 			}
@@ -86,8 +86,19 @@ func TestSplitValidationMatchesWhole(t *testing.T) {
 	}
 }
 
-func TestPropertyCacheServesOnlyUnchangedValues(t *testing.T) {
-	cache := &propertyCache{}
+// cachedNames lists the top-level properties whose values the cache holds.
+func cachedNames(c *schemaCache) map[string]bool {
+	names := map[string]bool{}
+	for k := range c.entries {
+		if !k.item {
+			names[k.name] = true
+		}
+	}
+	return names
+}
+
+func TestSchemaCacheServesOnlyUnchangedValues(t *testing.T) {
+	cache := &schemaCache{}
 	check := func(src string) []string {
 		f := Check("/c.yaml", []byte(src), &Options{NoSubRecipes: true})
 		return violationStrings(t, f.Tree, cache, false)
@@ -100,14 +111,38 @@ func TestPropertyCacheServesOnlyUnchangedValues(t *testing.T) {
 	if got := check(bad); len(got) != 1 || !strings.Contains(got[0], `["settings" "temperature"]`) {
 		t.Errorf("changed settings served from the cache: %v", got)
 	}
-	if _, ok := cache.byName["settings"]; !ok {
+	if !cachedNames(cache)["settings"] {
 		t.Error("settings not cached")
 	}
 	if got := check(good); len(got) != 0 {
 		t.Errorf("fixed settings still reported: %v", got)
 	}
 	check("title: t\ndescription: d\n")
-	if _, ok := cache.byName["settings"]; ok {
-		t.Error("a removed key stayed in the cache")
+	check("title: t\ndescription: e\n")
+	if cachedNames(cache)["settings"] {
+		t.Error("a key removed two checks ago stayed in the cache")
+	}
+}
+
+// List items are cached by value: an item's violation follows it when items move, and an edit
+// re-validates only the item it changed.
+func TestSchemaCacheItemsMoveWithTheirValues(t *testing.T) {
+	cache := &schemaCache{}
+	check := func(src string) []string {
+		f := Check("/c.yaml", []byte(src), &Options{NoSubRecipes: true})
+		return violationStrings(t, f.Tree, cache, false)
+	}
+	item := func(key, req string) string {
+		return "  - key: " + key + "\n    input_type: string\n    requirement: " + req + "\n    description: d\n"
+	}
+	head := "title: t\ndescription: d\nprompt: p\nparameters:\n"
+	if got := check(head + item("a", "optional") + item("b", "opional")); len(got) != 1 || !strings.Contains(got[0], `["parameters" "1" "requirement"]`) {
+		t.Errorf("typo in the second item: %v", got)
+	}
+	if got := check(head + item("z", "required") + item("a", "optional") + item("b", "opional")); len(got) != 1 || !strings.Contains(got[0], `["parameters" "2" "requirement"]`) {
+		t.Errorf("an item inserted before the typo: %v", got)
+	}
+	if got := check(head + item("z", "required") + item("a", "optional") + item("b", "optional")); len(got) != 0 {
+		t.Errorf("typo fixed: %v", got)
 	}
 }

@@ -3,9 +3,11 @@
 // 3,000-line recipe (testgen.HeavyRecipe, with its sub-recipe files), completion (p50/p99) and peak RSS. It
 // runs goose-ls and, when given, yaml-language-server with goose-ls's exported schema, on the same inputs.
 // -type D instead types into the heavy recipe for D and reports resident memory over time (typing.go);
+// -edits N instead makes N rounds of typing and structural edits to the heavy recipe and reports latency
+// per kind of edit (edits.go), -before CMD beside it for an earlier build in the same rounds;
 // -smaps FILE keeps the server's memory map after the edits and says where its resident memory is (smaps.go).
 //
-//	lspbench -server "bin/goose-ls" [-yamlls "node .../yaml-language-server --stdio"] [-n 200] [-type 10m] [-smaps FILE]
+//	lspbench -server "bin/goose-ls" [-yamlls "node .../yaml-language-server --stdio"] [-n 200] [-type 10m | -edits 50 [-before OLD]] [-smaps FILE]
 package main
 
 import (
@@ -44,10 +46,20 @@ func main() {
 	n := flag.Int("n", 200, "edits and completions per document")
 	soakDur := flag.Duration("soak", 0, "run the soak test for this long instead (1,000 recipes, 100 edits/s)")
 	typeDur := flag.Duration("type", 0, "type into the heavy recipe for this long instead and report resident memory")
+	editRounds := flag.Int("edits", 0, "edit the heavy recipe for this many rounds of typing and structural edits instead and report latency per kind of edit")
+	before := flag.String("before", "", "with -edits: an earlier build's goose-ls command, edited in the same rounds (its table first)")
 	flag.StringVar(&smapsOut, "smaps", "", "write the goose-ls process's /proc/PID/smaps to this file once the edits are done")
 	flag.Parse()
 	if *soakDur > 0 {
 		soak(strings.Fields(*server), 1000, 100, *soakDur)
+		return
+	}
+	if *editRounds > 0 {
+		servers := [][]string{strings.Fields(*server)}
+		if *before != "" {
+			servers = [][]string{strings.Fields(*before), strings.Fields(*server)}
+		}
+		edits(servers, *editRounds)
 		return
 	}
 	if *typeDur > 0 {

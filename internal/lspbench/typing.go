@@ -7,12 +7,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"time"
-
-	"go.lsp.dev/jsonrpc2"
 
 	"github.com/goose-ls/goose-ls/internal/testgen"
 )
@@ -21,42 +17,11 @@ import (
 const typedWord = "careful "
 
 func typing(argv []string, dur time.Duration) {
-	dir, err := os.MkdirTemp("", "lsptyping")
-	if err != nil {
-		fail(err)
-	}
-	defer os.RemoveAll(dir)
-	heavy := testgen.HeavyRecipe()
-	path, err := testgen.WriteHeavy(dir, heavy)
-	if err != nil {
-		fail(err)
-	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		fail(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	c := &client{diags: map[string]chan struct{}{}}
-	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{out, in}))
-	ctx := context.Background()
-	c.conn.Go(ctx, c.handle)
-	if _, err := c.conn.Call(ctx, "initialize", map[string]any{"processId": os.Getpid(), "rootUri": "file://" + dir, "capabilities": map[string]any{}}, nil); err != nil {
-		fail(err)
-	}
-	_ = c.conn.Notify(ctx, "initialized", map[string]any{})
-	uri := "file://" + path
-	ch := make(chan struct{}, 1)
-	c.mu.Lock()
-	c.diags[uri] = ch
-	c.mu.Unlock()
-	_ = c.conn.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": heavy.Text}})
-	if !wait(ch, 10*time.Second) {
-		fail(fmt.Errorf("no diagnostics for %s", filepath.Base(path)))
-	}
+	sess := openHeavy(argv)
+	defer sess.close()
+	c, ctx, uri, ch, cmd := sess.c, context.Background(), sess.uri, sess.diags, sess.cmd
 	pid := cmd.Process.Pid
-	fmt.Printf("typing into %s (%d lines) for %s\n", filepath.Base(path), countLines(heavy.Text), dur)
+	fmt.Printf("typing into %s (%d lines) for %s\n", filepath.Base(uri), countLines(sess.text), dur)
 	fmt.Printf("%10s %10s %12s %12s %12s\n", "elapsed", "edits", "RSS KiB", "peak KiB", "edit p50")
 	line := testgen.HeavyInstructionsFirstLine + 2 // a prose line of the first section
 	version, edits := 1, 0

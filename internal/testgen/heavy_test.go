@@ -72,3 +72,26 @@ func TestSmallRecipe(t *testing.T) {
 		t.Errorf("unexpected %s: %s", d.Code, d.Message)
 	}
 }
+
+// Each structural edit breaks the heavy recipe (a diagnostic appears) at the place it names, and its undo
+// gives the recipe back.
+func TestHeavyEdits(t *testing.T) {
+	path, h := writeHeavy(t, t.TempDir())
+	opts := &recipe.Options{Roots: []string{filepath.Dir(path)}}
+	for _, e := range testgen.HeavyEdits(h.Text) {
+		broken := e.Apply(h.Text)
+		if broken == h.Text {
+			t.Errorf("%s: the edit changes nothing", e.Kind)
+		}
+		if got := e.Undo(h.Text).Apply(broken); got != h.Text {
+			t.Errorf("%s: the undo does not restore the recipe", e.Kind)
+		}
+		f := recipe.Check(path, []byte(broken), opts)
+		if e.Structural() != (len(f.Diags) > 0) {
+			t.Errorf("%s: %d diagnostics after the edit", e.Kind, len(f.Diags))
+		}
+		for _, d := range f.Diags[:min(len(f.Diags), 1)] {
+			t.Logf("%s: %s %s (%d diagnostics)", e.Kind, d.Code, d.Message, len(f.Diags))
+		}
+	}
+}

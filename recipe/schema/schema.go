@@ -62,6 +62,7 @@ type Schema struct {
 	// rootOnly and byProperty split validation at the top level (split.go).
 	rootOnly   *jsonschema.Schema
 	byProperty map[string]*jsonschema.Schema
+	byItems    map[string]*jsonschema.Schema
 	doc        map[string]any
 	Objects    map[string]*Object // by x-name: recipe, parameter, extension, settings, ...
 	// RequiredByType lists the required extension fields for each extension `type`.
@@ -219,11 +220,11 @@ func load() (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
-	rootOnly, byProperty, err := compileSplit(c, work)
+	rootOnly, byProperty, byItems, err := compileSplit(c, work)
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
-	s := &Schema{compiled: compiled, rootOnly: rootOnly, byProperty: byProperty, doc: doc, Objects: map[string]*Object{},
+	s := &Schema{compiled: compiled, rootOnly: rootOnly, byProperty: byProperty, byItems: byItems, doc: doc, Objects: map[string]*Object{},
 		RequiredByType: requiredByType}
 	order := keyOrder(raw)
 	s.indexObject(doc, order, "/properties")

@@ -1,6 +1,7 @@
-// Validation split at the document's top level: the root's own keywords against the key names, and each
-// top-level property's value against its subschema, so a caller can keep the result of a property whose
-// value did not change (the language server re-checks a document on every keystroke).
+// Validation split at the document's top level: the root's own keywords against the key names, each
+// top-level property's value against its subschema, and the items of a list property (parameters,
+// extensions, …) one by one, so a caller can keep the result of a property or an item whose value did
+// not change (the language server re-checks a document on every keystroke, and an edit changes one item).
 
 package schema
 
@@ -20,15 +21,23 @@ const rootOnlyURL = "file:///goose-recipe.root-only.schema.json"
 // compileSplit compiles the root-only schema and each top-level property's subschema. doc is the
 // decoded schema the full schema was compiled from (its $id removed so both resources can coexist); it
 // is only read.
-func compileSplit(c *jsonschema.Compiler, doc map[string]any) (*jsonschema.Schema, map[string]*jsonschema.Schema, error) {
+func compileSplit(c *jsonschema.Compiler, doc map[string]any) (root *jsonschema.Schema, byName, byItems map[string]*jsonschema.Schema, err error) {
 	props, _ := doc["properties"].(map[string]any)
-	byName := make(map[string]*jsonschema.Schema, len(props))
+	byName = make(map[string]*jsonschema.Schema, len(props))
+	byItems = map[string]*jsonschema.Schema{}
 	for name := range props {
 		sub, err := c.Compile(resourceURL + "#/properties/" + escapePointer(name))
 		if err != nil {
-			return nil, nil, fmt.Errorf("property %s: %w", name, err)
+			return nil, nil, nil, fmt.Errorf("property %s: %w", name, err)
 		}
 		byName[name] = sub
+		if p, ok := props[name].(map[string]any); ok && onlyItems(p) {
+			items, err := c.Compile(resourceURL + "#/properties/" + escapePointer(name) + "/items")
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("property %s: %w", name, err)
+			}
+			byItems[name] = items
+		}
 	}
 	rootOnly := map[string]any{}
 	for k, v := range doc {
@@ -46,14 +55,30 @@ func compileSplit(c *jsonschema.Compiler, doc map[string]any) (*jsonschema.Schem
 	}
 	text, err := json.Marshal(rootOnly)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	rc := newCompiler()
 	if err := rc.AddResource(rootOnlyURL, bytes.NewReader(text)); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	root, err := rc.Compile(rootOnlyURL)
-	return root, byName, err
+	root, err = rc.Compile(rootOnlyURL)
+	return root, byName, byItems, err
+}
+
+// onlyItems reports that a property's subschema checks of an array nothing but its type and its items
+// (keywords that relate items, such as uniqueItems, would need the whole array).
+func onlyItems(p map[string]any) bool {
+	if _, ok := p["items"].(map[string]any); !ok {
+		return false
+	}
+	for k := range p {
+		switch k {
+		case "type", "items", "description", "title", "x-expected":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func escapePointer(s string) string {
@@ -77,6 +102,16 @@ func (s *Schema) ValidateRoot(keys []string) []Violation {
 // the result start with name.
 func (s *Schema) ValidateProperty(name string, value any) []Violation {
 	return s.violations(s.byProperty[name].Validate(value), []string{name})
+}
+
+// HasItems reports whether the items of the top-level property name can be validated one by one: when
+// its value is a sequence, ValidateItem on each item reports what ValidateProperty reports.
+func (s *Schema) HasItems(name string) bool { return s.byItems[name] != nil }
+
+// ValidateItem checks one item of the sequence value of the top-level property name (HasItems must
+// hold); pointers in the result start inside the item.
+func (s *Schema) ValidateItem(name string, item any) []Violation {
+	return s.violations(s.byItems[name].Validate(item), nil)
 }
 
 // violations turns a validation error into leaf violations whose pointers start with prefix.

@@ -49,9 +49,9 @@ func (p *Preprocessed) ToOriginal(off int) int {
 // Preprocess applies goose's rewrite. It returns the input unchanged (no copy) when nothing applies.
 func Preprocess(src string) *Preprocessed { return PreprocessCached(src, nil) }
 
-// PreprocessCached is Preprocess with a per-document memo of which brace contents parse (nil: a memo
-// for this call only), so a keystroke does not parse every `{{ … }}` of the file again (probememo.go).
-func PreprocessCached(src string, memo *ProbeMemo) *Preprocessed {
+// PreprocessCached is Preprocess with a per-document cache of which brace contents parse (nil: a cache
+// for this call only), so a keystroke does not parse every `{{ … }}` of the file again (probecache.go).
+func PreprocessCached(src string, cache *ProbeCache) *Preprocessed {
 	var complexVars []string
 	for i := 0; ; {
 		j := strings.Index(src[i:], "{{")
@@ -94,8 +94,8 @@ func PreprocessCached(src string, memo *ProbeMemo) *Preprocessed {
 	// with repeats (each listing replaces its text everywhere once more)
 	times := map[string]int{}
 	var seq []string
-	probe := memo.start()
-	defer memo.finish(probe)
+	probe := cache.start()
+	defer cache.finish(probe)
 	for _, v := range complexVars {
 		t := strings.TrimSpace(v)
 		if strings.HasPrefix(t, "'") || strings.HasPrefix(t, `"`) {

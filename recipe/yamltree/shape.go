@@ -28,6 +28,8 @@ type shape struct {
 	extraDoc source.Range
 	// splits are the block mappings with more than splitEntries entries, by first key line.
 	splits []split
+	// deepest is the deepest nesting the pass counted (blocks by indentation and flow openers).
+	deepest int
 }
 
 type blockLevel struct {
@@ -47,6 +49,8 @@ type shapeScanner struct {
 	blocks []blockLevel
 	flow   int
 	splits []split
+	// deepest is the deepest nesting seen so far
+	deepest int
 	// splitEntries is the number of entries past which a block mapping is split
 	splitEntries int
 	// blockScalarParent is the indentation a block scalar's content must exceed, or -2 outside one;
@@ -56,15 +60,6 @@ type shapeScanner struct {
 	// the last search for a mapping colon on a line: from colonFrom to colonEnd it found colonAt (or -1),
 	// so `- - - key:` scans its line once
 	colonFrom, colonEnd, colonAt int
-	// passive, when recorded, marks the lines whose scan depended only on their indentation and first
-	// character (shapememo.go)
-	passive []bool
-}
-
-func (s *shapeScanner) markPassive(line int) {
-	if s.passive != nil {
-		s.passive[line] = true
-	}
 }
 
 // precheckShape scans text once; its cost is linear in the text's size.
@@ -78,7 +73,7 @@ const readerChunk = 16384
 // libyaml's reader refuses fails the text unless goose stops earlier: at a second document or a nesting
 // error that comes before the 16 KiB chunk holding the character.
 func precheckShapeN(li *source.LineIndex, entries int) shape {
-	return withControlCharacters(li, scanShape(li, entries, nil))
+	return withControlCharacters(li, scanShape(li, entries))
 }
 
 // withControlCharacters adds to the line pass's result the refusal of the first control character.
@@ -136,10 +131,16 @@ func controlCharacterLen(text []byte) int {
 	return 3
 }
 
-// scanShape is the line pass of precheckShapeN; passive, when not nil, gets a mark for every line the
-// pass skipped without a change of state (shapememo.go).
-func scanShape(li *source.LineIndex, entries int, passive []bool) shape {
-	s := &shapeScanner{li: li, text: li.Text(), blockScalarParent: -2, colonFrom: -1, splitEntries: entries, passive: passive}
+// scanShape is the line pass of precheckShapeN.
+func scanShape(li *source.LineIndex, entries int) shape {
+	s := &shapeScanner{li: li, text: li.Text(), blockScalarParent: -2, colonFrom: -1, splitEntries: entries}
+	res := s.scan()
+	res.deepest = s.deepest
+	return res
+}
+
+func (s *shapeScanner) scan() shape {
+	li := s.li
 	res := shape{secondDoc: -1, afterEnd: -1}
 	for line := 0; line < li.LineCount(); line++ {
 		start, end := li.LineStart(line), li.LineEnd(line)
@@ -227,6 +228,7 @@ func isDocMarker(l []byte) bool {
 }
 
 func (s *shapeScanner) depthError(off int) *Error {
+	s.deepest = max(s.deepest, len(s.blocks)+s.flow)
 	if len(s.blocks)+s.flow > maxDepth {
 		return &Error{Offset: off, Msg: msgRecursionLimit}
 	}
@@ -243,7 +245,6 @@ func (s *shapeScanner) scanLine(line int) (int, *Error) {
 	ind := indentOf(s.text[start:end])
 	p := start + ind
 	if p == end || s.text[p] == '#' {
-		s.markPassive(line)
 		return line, nil // blank or comment-only lines never change the structure
 	}
 	if s.blockScalarParent > -2 {
@@ -251,7 +252,6 @@ func (s *shapeScanner) scanLine(line int) (int, *Error) {
 			s.blockScalarIndent = ind
 		}
 		if s.blockScalarIndent >= 0 && ind >= s.blockScalarIndent {
-			s.markPassive(line) // what the line does depends on its indentation alone
 			return line, nil
 		}
 		s.blockScalarParent = -2

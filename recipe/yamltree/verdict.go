@@ -34,7 +34,7 @@ type verdict struct {
 
 // cachedVerdict is libyamlVerdict on the masked text goccy parsed when there is one (block scalar
 // content cannot fail libyaml's parse, and the mask keeps every other line and column, so an edit inside
-// instructions or a prompt re-uses the verdict), else on the text. Its node is nil for a masked text.
+// instructions or a prompt finds the verdict in the cache), else on the text. Its node is nil for a masked text.
 func cachedVerdict(li *source.LineIndex, masked []byte, cache *Cache) verdict {
 	if masked == nil || hasUnicodeBreak(li.Text()) {
 		return libyamlVerdict(li)

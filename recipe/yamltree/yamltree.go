@@ -176,20 +176,12 @@ type builder struct {
 
 // parse parses src (the original text, or a masked copy with the same lines) into a tree whose
 // offsets refer to the original; ok is false when a masked parse must be redone on the original.
-// goccy's AST is only read, so a cached one is rebuilt against the new text's line index.
 func parse(li *source.LineIndex, masked []byte, blocks []maskedBlock, splits []split, cache *Cache) (*Document, bool) {
 	src := li.Text()
 	if masked != nil {
 		src = masked
 	}
-	segs := cache.get(masked)
-	var err error
-	if segs == nil {
-		segs, err = parseSegments(src, splits)
-		if err == nil && masked != nil {
-			cache.put(masked, segs)
-		}
-	}
+	segs, err := parseSegments(src, splits)
 	if err != nil {
 		if masked != nil {
 			return nil, false
@@ -231,7 +223,7 @@ func parse(li *source.LineIndex, masked []byte, blocks []maskedBlock, splits []s
 		return &Document{err: b.err}, true
 	}
 	if masked != nil {
-		cache.keepTree(li.Text(), masked, doc, b)
+		cache.keepTree(li, masked, doc, b)
 	}
 	return doc, true
 }

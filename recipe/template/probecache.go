@@ -1,30 +1,31 @@
-// The memo of goose's pre-processing probe (does `{{v}}` parse as a template?): per document, so a
-// keystroke re-uses the answers for every brace content it already met instead of parsing each again
-// (the probe parses were a tenth of a keystroke in the 3,000-line benchmark recipe's profile).
+// The probe cache: goose's pre-processing probe (does `{{v}}` parse as a template?) answered per
+// document, so a keystroke takes the answers for every brace content it already met from the cache
+// instead of parsing each again (the probe parses were a tenth of a keystroke in the heavy recipe's
+// profile).
 
 package template
 
 import "sync"
 
-// maxProbeMemo bounds the answers a memo keeps; past it the memo starts over with the current text's.
-const maxProbeMemo = 4096
+// maxProbeCache bounds the answers a cache keeps; past it the cache starts over with the current text's.
+const maxProbeCache = 4096
 
-// ProbeMemo remembers, per brace content, whether `{{content}}` parses. The zero value is ready; safe
+// ProbeCache remembers, per brace content, whether `{{content}}` parses. The zero value is ready; safe
 // for concurrent use (checks of successive versions of one document may overlap).
-type ProbeMemo struct {
+type ProbeCache struct {
 	mu     sync.Mutex
 	parses map[string]bool
 }
 
-// probeRun is one pre-processing pass's view of the memo: the answers it starts from (read only) and
+// probeRun is one pre-processing pass's view of the cache: the answers it starts from (read only) and
 // those it finds (its own), merged back when the pass ends.
 type probeRun struct {
 	known map[string]bool
 	found map[string]bool
 }
 
-// start takes the memo's answers for one pass (m may be nil: the pass memoizes only for itself).
-func (m *ProbeMemo) start() *probeRun {
+// start takes the cache's answers for one pass (m may be nil: the pass caches for itself only).
+func (m *ProbeCache) start() *probeRun {
 	r := &probeRun{}
 	if m != nil {
 		m.mu.Lock()
@@ -34,7 +35,7 @@ func (m *ProbeMemo) start() *probeRun {
 	return r
 }
 
-// parses reports whether `{{v}}` parses, from the memo or by parsing it.
+// parses reports whether `{{v}}` parses, from the cache or by parsing it.
 func (r *probeRun) parses(v string) bool {
 	if ok, hit := r.known[v]; hit {
 		return ok
@@ -51,14 +52,14 @@ func (r *probeRun) parses(v string) bool {
 }
 
 // finish publishes a pass's new answers as a fresh map (readers of the old one are not disturbed).
-func (m *ProbeMemo) finish(r *probeRun) {
-	if m == nil || len(r.found) == 0 || len(r.found) > maxProbeMemo {
+func (m *ProbeCache) finish(r *probeRun) {
+	if m == nil || len(r.found) == 0 || len(r.found) > maxProbeCache {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	base := m.parses
-	if len(base)+len(r.found) > maxProbeMemo {
+	if len(base)+len(r.found) > maxProbeCache {
 		base = nil // start over: a document whose brace contents keep changing must not grow it
 	}
 	next := make(map[string]bool, len(base)+len(r.found))

@@ -1,5 +1,5 @@
-// A tree re-used across an edit inside a masked block scalar (reuse.go) is the tree a parse from scratch
-// builds, and the re-use happens where it should.
+// A tree from the tree cache after an edit inside a masked block scalar (treecache.go) is the tree a
+// parse from scratch builds, and the cache serves the edits it should.
 
 package yamltree
 
@@ -38,7 +38,7 @@ func blockEdit(rng *rand.Rand, text string) string {
 	return text + "x"
 }
 
-func reuseSession(t *testing.T, name, src string, edits int, seed uint64) (reused int) {
+func treeCacheSession(t *testing.T, name, src string, edits int, seed uint64) (served int) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 11))
 	cache := &Cache{}
@@ -52,8 +52,8 @@ func reuseSession(t *testing.T, name, src string, edits int, seed uint64) (reuse
 			text = blockEdit(rng, text)
 		}
 		li := source.NewLineIndex([]byte(text))
-		if m, blocks := mask(li, minMaskBytes); m != nil && cache.reuseTree(li, m, blocks) != nil {
-			reused++
+		if m, blocks := mask(li, minMaskBytes); m != nil && cache.cachedTree(li, m, blocks) != nil {
+			served++
 		}
 		inc, incErr := ParseCached(li, cache)
 		full, fullErr := ParseCached(source.NewLineIndex([]byte(text)), nil)
@@ -61,13 +61,13 @@ func reuseSession(t *testing.T, name, src string, edits int, seed uint64) (reuse
 			t.Fatalf("%s, edit %d: the cached parse differs from a parse from scratch (errors %v / %v)\ntext:\n%s", name, i, incErr, fullErr, text)
 		}
 	}
-	return reused
+	return served
 }
 
-func TestReusedTreeMatchesScratch(t *testing.T) {
+func TestCachedTreeMatchesScratch(t *testing.T) {
 	heavy := testgen.HeavyRecipe().Text
-	if n := reuseSession(t, "heavy", heavy, 40, 1); n < 12 {
-		t.Errorf("the heavy recipe re-used its tree %d times in 40 edits", n)
+	if n := treeCacheSession(t, "heavy", heavy, 40, 1); n < 12 {
+		t.Errorf("the tree cache served the heavy recipe %d times in 40 edits", n)
 	}
 	var files []string
 	_ = filepath.WalkDir("../../../shared/corpus/recipes", func(p string, d os.DirEntry, err error) error {
@@ -79,21 +79,21 @@ func TestReusedTreeMatchesScratch(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("corpus not found (expected ../shared beside the checkout)")
 	}
-	reused := 0
+	served := 0
 	for i, p := range files {
 		src, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		reused += reuseSession(t, filepath.Base(p), string(src), 6, uint64(i))
+		served += treeCacheSession(t, filepath.Base(p), string(src), 6, uint64(i))
 	}
-	t.Logf("%d of %d corpus edits re-used the tree", reused, 6*len(files))
-	if reused < len(files) {
-		t.Errorf("only %d corpus edits re-used the tree", reused)
+	t.Logf("%d of %d corpus edits were served by the tree cache", served, 6*len(files))
+	if served < len(files) {
+		t.Errorf("the tree cache served only %d corpus edits", served)
 	}
 }
 
-func TestReuseTreeOnlyInsideOneBlock(t *testing.T) {
+func TestTreeCacheOnlyInsideOneBlock(t *testing.T) {
 	src := "title: t\ninstructions: |\n  first line\n  second line\n  last line\nprompt: go\n"
 	cache := &Cache{}
 	if _, err := ParseCached(source.NewLineIndex([]byte(src)), cache); err != nil {
@@ -101,7 +101,7 @@ func TestReuseTreeOnlyInsideOneBlock(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name, text string
-		reuse      bool
+		served     bool
 	}{
 		{"typing in the first line", strings.Replace(src, "first line", "first long line", 1), true},
 		{"typing at the end of the last line: the range's end moves", strings.Replace(src, "last line", "last lines", 1), true},
@@ -116,24 +116,24 @@ func TestReuseTreeOnlyInsideOneBlock(t *testing.T) {
 	} {
 		li := source.NewLineIndex([]byte(c.text))
 		m, blocks := mask(li, minMaskBytes)
-		got := m != nil && cache.reuseTree(li, m, blocks) != nil
-		if got != c.reuse {
-			t.Errorf("%s: re-used %v, want %v", c.name, got, c.reuse)
+		got := m != nil && cache.cachedTree(li, m, blocks) != nil
+		if got != c.served {
+			t.Errorf("%s: served %v, want %v", c.name, got, c.served)
 		}
 		if got {
-			doc := cache.reuseTree(li, m, blocks)
+			doc := cache.cachedTree(li, m, blocks)
 			full, err := Parse(source.NewLineIndex([]byte(c.text)))
 			if err != nil || !reflect.DeepEqual(doc.Root, full.Root) {
-				t.Errorf("%s: the re-used tree differs from a parse (%v)", c.name, err)
+				t.Errorf("%s: the cached tree differs from a parse (%v)", c.name, err)
 			}
 		}
 	}
 }
 
-// Typing at the end of a block scalar's last line re-uses the tree whatever holds the block: a mapping
+// Typing at the end of a block scalar's last line is served by the tree cache whatever holds the block: a mapping
 // value, a sequence item, a folded block, a block at the end of the text, one followed by a comment;
 // every tree equals a parse from scratch.
-func TestReuseTreeAtBlockEnd(t *testing.T) {
+func TestTreeCacheAtBlockEnd(t *testing.T) {
 	for _, src := range []string{
 		"a: |\n  one\n  two\nb: 1\n",
 		"a: >\n  one\n  two\n\nb: 1\n",
@@ -157,34 +157,33 @@ func TestReuseTreeAtBlockEnd(t *testing.T) {
 			}
 			li := source.NewLineIndex([]byte(text))
 			m, blocks := mask(li, minMaskBytes)
-			if m == nil || cache.reuseTree(li, m, blocks) == nil {
-				t.Errorf("%q, edit %d: the tree was not re-used", src, i)
+			if m == nil || cache.cachedTree(li, m, blocks) == nil {
+				t.Errorf("%q, edit %d: the tree cache did not serve it", src, i)
 			}
 			inc, incErr := ParseCached(li, cache)
 			full, fullErr := ParseCached(source.NewLineIndex([]byte(text)), nil)
 			if !reflect.DeepEqual(incErr, fullErr) || !reflect.DeepEqual(inc, full) {
-				t.Fatalf("%q, edit %d: the re-used tree differs from a parse from scratch\ntext:\n%s", src, i, text)
+				t.Fatalf("%q, edit %d: the cached tree differs from a parse from scratch\ntext:\n%s", src, i, text)
 			}
 		}
 	}
 }
 
-// While a tree is kept, goccy's parse is not (its tokens and nodes cost more than the tree).
-func TestKeptTreeDropsGoccyParse(t *testing.T) {
+// The tree cache keeps the tree only when it can serve the next text: with an alias it cannot.
+func TestTreeCacheOnlyWithoutAliases(t *testing.T) {
 	cache := &Cache{}
 	if _, err := ParseCached(source.NewLineIndex([]byte("a: |\n  one\nb: 1\n")), cache); err != nil {
 		t.Fatal(err)
 	}
-	if cache.tree == nil || cache.file != nil {
-		t.Errorf("tree kept %v, goccy's parse kept %v; want the tree only", cache.tree != nil, cache.file != nil)
+	if cache.tree == nil {
+		t.Error("the tree was not kept")
 	}
-	// an alias makes the tree unusable: goccy's parse is kept instead
 	cache = &Cache{}
 	if _, err := ParseCached(source.NewLineIndex([]byte("a: &x 1\nb: *x\nc: |\n  one\n")), cache); err != nil {
 		t.Fatal(err)
 	}
-	if cache.tree != nil || cache.file == nil {
-		t.Errorf("with an alias: tree kept %v, goccy's parse kept %v; want goccy's only", cache.tree != nil, cache.file != nil)
+	if cache.tree != nil {
+		t.Error("a tree with an alias was kept")
 	}
 }
 
@@ -203,44 +202,19 @@ func TestCachedVerdictErrorPlacedInEachText(t *testing.T) {
 	}
 }
 
-// The shape pre-check is re-used only for an edit after the first character of a line whose scan did
-// not depend on the rest (shapememo.go); a first character that turns a comment into a document marker
-// must be seen.
-func TestShapeMemoOnlyForPassiveEdits(t *testing.T) {
-	base := "a: 1\n#-- note\nb: |\n  some text\n  more text\nc: 2\n"
-	for _, c := range []struct {
-		name, text string
-		reuse      bool
-	}{
-		{"inside a comment", strings.Replace(base, "note", "notes", 1), true},
-		{"inside block text", strings.Replace(base, "some text", "some long text", 1), true},
-		{"a comment's first character", strings.Replace(base, "#-- note", "--- note", 1), false},
-		{"block text's first character", strings.Replace(base, "  some", "  xome", 1), false},
-		{"a new line in block text", strings.Replace(base, "some text", "some\n  text", 1), false},
-		{"a mapping line", strings.Replace(base, "c: 2", "c: 22", 1), false},
-	} {
-		cache := &Cache{}
-		if _, err := ParseCached(source.NewLineIndex([]byte(base)), cache); err != nil {
-			t.Fatal(err)
-		}
-		if got := cache.shape.passiveEdit([]byte(c.text)); got != c.reuse {
-			t.Errorf("%s: re-used %v, want %v", c.name, got, c.reuse)
-		}
-		doc, err := ParseCached(source.NewLineIndex([]byte(c.text)), cache)
-		want, wantErr := ParseCached(source.NewLineIndex([]byte(c.text)), nil)
-		if !reflect.DeepEqual(err, wantErr) || !reflect.DeepEqual(doc, want) {
-			t.Errorf("%s: cached parse %v / %v, from scratch %v / %v", c.name, doc, err, want, wantErr)
-		}
-	}
-}
-
-// FuzzReusedTree: after any edit of a parsed text (at any position, of any length, with any inserted
+// FuzzCachedTree: after any edit of a parsed text (at any position, of any length, with any inserted
 // text), a parse with the cache equals a parse from scratch.
-func FuzzReusedTree(f *testing.F) {
+func FuzzCachedTree(f *testing.F) {
 	f.Add("title: t\ninstructions: |\n  first line\n  last line\nprompt: go\n", 30, 0, "s")
 	f.Add("a: >\n  one\n  two\n\nb: 1\n", 17, 0, "!")
 	f.Add("list:\n  - x: |\n      one\n      two\n  - y\n", 34, 1, "")
 	f.Add("a: |+\n  one\n  two\n\n# note\nb: 1\n", 15, 0, "\n  three")
+	// edits inside one entry (splice.go): a key renamed, a value mistyped, a line dedented, a bracket lost
+	entries := "params:\n  - key: a\n    req: optional\n  - key: b\n    req: optional\next:\n  - name: x\n    args: [\"a\"]\n"
+	f.Add(entries, 4, 1, "")
+	f.Add(entries, 46, 1, "")
+	f.Add(entries, 34, 2, "")
+	f.Add(entries, len(entries)-2, 1, "")
 	f.Fuzz(func(t *testing.T, src string, at, del int, ins string) {
 		if len(src) > 4096 || len(ins) > 64 || at < 0 || del < 0 || at > len(src) {
 			return

@@ -1,10 +1,10 @@
-// Re-using the last tree across an edit inside one masked block scalar (typing in a prompt or the
-// instructions): the masked text is unchanged, so goccy's tree is too, and the new tree is the old one
-// with that scalar's value read again and the ranges after the edit moved, copied in a few slabs instead
-// of thousands of small allocations (building the tree was a quarter of a keystroke in the 3,000-line
-// benchmark recipe's profile once the template stage re-used its parse). While a tree is kept, goccy's
-// parse is not: every edit that leaves the masked text as it was re-uses the tree, and goccy's tokens and
-// nodes were a third of the language server's live heap with the heavy recipe open (issue 17).
+// The tree cache: the last masked parse's tree, kept for the next version of the text. An edit inside
+// one masked block scalar (typing in a prompt or the instructions) leaves the masked text as it was, so
+// goccy's tree is too, and the new tree is the cached one with that scalar's value read again and the
+// ranges after the edit moved, copied in a few slabs instead of thousands of small allocations (building
+// the tree was a quarter of a keystroke in the heavy recipe's profile). An edit inside one entry is
+// spliced in (splice.go). goccy's own parse is never kept: its tokens and nodes were a third of the
+// language server's live heap with the heavy recipe open.
 
 package yamltree
 
@@ -14,31 +14,31 @@ import (
 	"github.com/goose-ls/goose-ls/recipe/source"
 )
 
-// treeMemo is the tree of the last masked parse that succeeded. Trees are never modified once built
-// (ParseCached's callers must not), so the memo and the trees built from it share nodes.
-type treeMemo struct {
+// treeCache is the tree of the last masked parse that succeeded. Trees are never modified once built
+// (ParseCached's callers must not), so the cache and the trees built from it share nodes.
+type treeCache struct {
 	text   []byte // the text it was built from (never modified: ParseCached)
+	lines  *source.LineIndex
 	masked []byte
 	doc    Document
 }
 
-// keepTree remembers doc, the tree built from text with the masked text masked, when it can be re-used:
-// no anchors or aliases (an alias copies a node, whose value the edit could change).
-func (c *Cache) keepTree(text, masked []byte, doc *Document, b *builder) {
+// keepTree caches doc, the tree built from the text li holds with the masked text masked, when it can
+// serve the next text: no anchors or aliases (an alias copies a node, whose value an edit could change).
+func (c *Cache) keepTree(li *source.LineIndex, masked []byte, doc *Document, b *builder) {
 	if c == nil || len(b.anchors) > 0 || len(b.aliases) > 0 || doc.Degraded || doc.Refused != nil {
 		return
 	}
 	c.mu.Lock()
-	c.tree = &treeMemo{text: text, masked: masked, doc: *doc}
-	c.masked, c.file = nil, nil // the tree answers every edit goccy's parse would (see reuseTree)
+	c.tree = &treeCache{text: li.Text(), lines: li, masked: masked, doc: *doc}
 	c.mu.Unlock()
 }
 
-// reuseTree returns the tree of text (whose masked text and blocks are given) from the memo, or nil
-// when the edit since the memo's text is not inside the content of one masked block scalar (up to the
-// end of its last line's text: the scalar's range ends there, and moves with an edit that reaches it).
-// Nodes that end before the edit are shared.
-func (c *Cache) reuseTree(li *source.LineIndex, masked []byte, blocks []maskedBlock) *Document {
+// cachedTree returns the tree of text (whose masked text and blocks are given) from the tree cache, or
+// nil when the edit since the cached text is not inside the content of one masked block scalar (up to
+// the end of its last line's text: the scalar's range ends there, and moves with an edit that reaches
+// it). Nodes that end before the edit are shared.
+func (c *Cache) cachedTree(li *source.LineIndex, masked []byte, blocks []maskedBlock) *Document {
 	if c == nil {
 		return nil
 	}
@@ -63,10 +63,10 @@ func (c *Cache) reuseTree(li *source.LineIndex, masked []byte, blocks []maskedBl
 			if !eb.found {
 				return nil // the scalar's range does not hold the edit: parse instead
 			}
-			// the memo moves to this text: the next keystroke's edit is measured from here, and the
-			// memo's nodes are this tree's (no second copy kept alive)
+			// the cache moves to this text: the next keystroke's edit is measured from here, and the
+			// cache's nodes are this tree's (no second copy kept alive)
 			c.mu.Lock()
-			c.tree = &treeMemo{text: text, masked: masked, doc: *doc}
+			c.tree = &treeCache{text: text, lines: li, masked: masked, doc: *doc}
 			c.mu.Unlock()
 			return doc
 		}

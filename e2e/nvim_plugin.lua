@@ -153,7 +153,7 @@ await_run(':GooseRun hello', 'completed')
 -- :checkhealth goose_ls: binary and version, the client and its buffers, settings; no warning or error
 vim.cmd('checkhealth goose_ls')
 local report = lines(vim.api.nvim_get_current_buf())
-for _, want in ipairs({ 'goose-ls 0.', 'root ' .. root, 'notes.txt', 'TODO', 'write.yaml', 'sync_all_buffers: true', 'cmd: goose-ls' }) do
+for _, want in ipairs({ 'agrees with goose ', 'agent runs', 'root ' .. root, 'notes.txt', 'TODO', 'write.yaml', 'sync_all_buffers: true', 'cmd: goose-ls' }) do
   if not report:find(want, 1, true) then fail('checkhealth lacks "' .. want .. '":\n' .. report) end
 end
 for _, bad in ipairs({ 'WARNING', 'ERROR', 'Failed' }) do

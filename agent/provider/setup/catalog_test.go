@@ -95,7 +95,7 @@ func TestCatalogFacts(t *testing.T) {
 		{"openai", "OpenAI", "OPENAI_API_KEY", true, "gpt-4o", nil},
 		{"ollama", "Ollama", "", false, "qwen3", nil},
 		{"lmstudio", "LM Studio", "LMSTUDIO_API_KEY", false, "", nil},
-		{"groq", "Groq (d)", "GROQ_API_KEY", true, "moonshotai/kimi-k2-instruct-0905", nil},
+		{"groq", "Groq", "GROQ_API_KEY", true, "moonshotai/kimi-k2-instruct-0905", nil},
 		{"tanzu_ai", "VMware Tanzu Platform", "TANZU_AI_API_KEY", true, "openai/gpt-oss-120b", []string{"TANZU_AI_ENDPOINT"}},
 		{"azure_openai", "Azure OpenAI", "AZURE_OPENAI_API_KEY", false, "", []string{"AZURE_OPENAI_ENDPOINT", "AZURE_OPENAI_DEPLOYMENT_NAME"}},
 	} {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/goose-ls/goose-ls/agent/config"
 	"github.com/goose-ls/goose-ls/agent/provider"
+	"github.com/goose-ls/goose-ls/agent/provider/configure"
 	"github.com/goose-ls/goose-ls/recipe"
 	"github.com/goose-ls/goose-ls/recipe/library"
 	"github.com/goose-ls/goose-ls/recipe/render"
@@ -208,7 +209,7 @@ func (r *renderedRecipe) title() string { return strings.TrimSpace(r.recipe.Titl
 
 // useRecipe makes the rendered recipe the session's: kept for its runs, and its settings' provider and
 // model (goose: the recipe's goose_provider and goose_model win over the configuration) chosen.
-func (s *acpSession) useRecipe(r *renderedRecipe, resolve providerResolver, get func(string) (string, bool)) {
+func (s *acpSession) useRecipe(r *renderedRecipe, resolve providerResolver, cfg configure.Source) {
 	s.recipe = []byte(r.recipe.JSON())
 	run := *r.recipe
 	run.Parameters = nil // rendered already: as a stored session's recipe is run (session.ResumeRecipe)
@@ -225,10 +226,10 @@ func (s *acpSession) useRecipe(r *renderedRecipe, resolve providerResolver, get 
 		want.Model = *st.GooseModel
 	}
 	s.provider, s.model = want.Provider, want.Model
-	if setup, err := resolve(get, want); err == nil {
+	if setup, err := resolve(cfg, want); err == nil {
 		s.model, s.contextLimit = setup.Model, setup.ContextLimit
 	}
 }
 
 // providerResolver is host.Host.Provider.
-type providerResolver func(func(string) (string, bool), provider.Settings) (provider.Setup, error)
+type providerResolver func(configure.Source, provider.Settings) (provider.Setup, error)

@@ -188,9 +188,9 @@ func (a *Agent) setProvider(s *acpSession, id string) error {
 		return sdk.NewInvalidParams(map[string]any{"error": "a provider name is needed"})
 	}
 	s.mu.Lock()
-	get := s.settingsLookup
+	cfg := s.settings
 	s.mu.Unlock()
-	setup, err := a.host.Provider(get, provider.Settings{Provider: name})
+	setup, err := a.host.Provider(cfg, provider.Settings{Provider: name})
 	if err != nil {
 		return sdk.NewInvalidParams(map[string]any{"configId": optionProvider, "error": err.Error()})
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/goose-ls/goose-ls/agent"
 	"github.com/goose-ls/goose-ls/agent/provider"
+	"github.com/goose-ls/goose-ls/agent/provider/configure"
 	"github.com/goose-ls/goose-ls/agent/session"
 )
 
@@ -43,8 +44,8 @@ type acpSession struct {
 	commands     []slashCommand
 	configured   string // the provider goose's configuration names
 
-	dataDir        string                      // goose's data folder (the session store's)
-	settingsLookup func(string) (string, bool) // goose's configuration
+	dataDir  string           // goose's data folder (the session store's)
+	settings configure.Source // goose's configuration (settings and secrets)
 }
 
 // cancelPrompt cancels the running prompt, if any.
@@ -86,7 +87,7 @@ func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 		if rendered, err = a.renderSessionRecipe(ctx, src, a.provisionalID(), s.cwd, p.Meta); err != nil {
 			return sdk.NewSessionResponse{}, err
 		}
-		s.useRecipe(rendered, a.host.Provider, s.settingsLookup)
+		s.useRecipe(rendered, a.host.Provider, s.settings)
 	}
 	if err := a.providerReady(s.provider); err != nil {
 		return sdk.NewSessionResponse{}, err
@@ -149,8 +150,8 @@ func (a *Agent) newSessionState(cwd string, servers []sdk.McpServer, mode agent.
 		mode = st.Mode
 	}
 	s := &acpSession{cwd: filepath.Clean(cwd), mcp: mcp, perms: st.Perms, mode: mode, rejected: map[string]bool{},
-		dataDir: st.Config.DataDir, settingsLookup: st.Config.Get}
-	if setup, err := a.host.Provider(st.Config.Get, provider.Settings{}); err == nil {
+		dataDir: st.Config.DataDir, settings: st.Config}
+	if setup, err := a.host.Provider(st.Config, provider.Settings{}); err == nil {
 		s.model, s.contextLimit, s.configured = setup.Model, setup.ContextLimit, setup.Name
 	}
 	return s, nil

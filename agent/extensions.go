@@ -153,7 +153,7 @@ func mcpConfig(e ExtensionDoc, opts *RunOptions) mcp.Config {
 		}
 	}
 	for _, k := range e.EnvKeys {
-		if v, found := opts.lookup(k); found {
+		if v, found := opts.secret(k); found { // goose reads env_keys as secrets
 			env[k] = v
 			opts.Redactor.Add(v)
 		} else {

@@ -102,7 +102,8 @@ type RunOptions struct {
 	// Shell, when set, runs the developer shell tool (the editor may route it).
 	Shell     func(ctx context.Context, dir, command string, timeout time.Duration, env []string) tools.Result
 	Providers ProviderFactory
-	Lookup    func(key string) (string, bool) // configuration: env_keys, GOOSE_* knobs
+	Lookup    func(key string) (string, bool) // configuration (goose's get_param): GOOSE_* knobs
+	Secret    func(key string) (string, bool) // goose's secrets (get_secret, env first): env_keys; nil: Lookup
 	Mode      Mode
 	Approver  Approver
 	Perms     *Permissions
@@ -254,6 +255,13 @@ func (o *RunOptions) lookup(key string) (string, bool) {
 	return o.Lookup(key)
 }
 
+func (o *RunOptions) secret(key string) (string, bool) {
+	if o.Secret == nil {
+		return o.lookup(key)
+	}
+	return o.Secret(key)
+}
+
 func (o *RunOptions) emit(e Event) {
 	if o.Events != nil {
 		e = o.Redactor.RedactEvent(e)
@@ -304,6 +312,9 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 		return Outcome{}, err
 	}
 	opts.Redactor.Add(model.Secrets...)
+	if model.WatchSecrets != nil {
+		model.WatchSecrets(opts.Redactor.Add)
+	}
 	events := opts.Events
 	var record func(provider.Message)
 	if rec := opts.Recorder; rec != nil {

@@ -1,7 +1,9 @@
-// Package config reads goose's configuration the way goose does: an environment variable (the key
-// uppercased) wins over <config_dir>/config.yaml, then the secret store given with UseSecrets (goose's
-// keyring or secrets.yaml: agent/config/secretstore). The active provider and model are read from goose 1.38's layout (`active_provider` + `providers:`)
-// as well as from the older top-level GOOSE_PROVIDER/GOOSE_MODEL keys.
+// Package config reads goose's configuration the way goose does. A setting (Get, goose's get_param) is
+// an environment variable (the key uppercased), else <config_dir>/config.yaml; a secret (GetSecret,
+// goose's get_secret) is an environment variable, else the secret store given with UseSecrets (goose's
+// keyring or secrets.yaml: agent/config/secretstore), so the keyring is asked only for a secret the
+// environment does not hold. The active provider and model are read from goose 1.38's layout
+// (`active_provider` + `providers:`) as well as from the older top-level GOOSE_PROVIDER/GOOSE_MODEL keys.
 package config
 
 import (
@@ -22,13 +24,13 @@ type Config struct {
 	env     func(string) (string, bool)
 }
 
-// Secrets is a secret store keys fall through to after the environment and config.yaml.
+// Secrets is a secret store: where GetSecret looks after the environment.
 type Secrets interface {
 	Lookup(key string) (string, bool)
 }
 
-// UseSecrets makes s the store Get falls back to; without one, Get reads the environment and
-// config.yaml only (all the language server and the checker need).
+// UseSecrets makes s the store GetSecret reads after the environment; without one, GetSecret reads the
+// environment and config.yaml only (all the language server and the checker need).
 func (c *Config) UseSecrets(s Secrets) { c.secrets = s }
 
 // Env is the environment the config was loaded with.
@@ -103,8 +105,8 @@ func readYAML(path string, into *map[string]any) error {
 	return nil
 }
 
-// Get looks a key up: environment, then config.yaml, then the secret store. GOOSE_PROVIDER and GOOSE_MODEL
-// are the active provider and model (ActiveProvider, ActiveModel).
+// Get reads a setting as goose's get_param does: the environment, then config.yaml; never the secret
+// store. GOOSE_PROVIDER and GOOSE_MODEL are the active provider and model (ActiveProvider, ActiveModel).
 func (c *Config) Get(key string) (string, bool) {
 	switch strings.ToUpper(key) {
 	case "GOOSE_PROVIDER":
@@ -151,25 +153,61 @@ func scalar(v any) (string, bool) {
 	return s, ok
 }
 
+// lookup is get_param: the environment, then config.yaml.
 func (c *Config) lookup(key string) (string, bool) {
 	if v, ok := c.env(strings.ToUpper(key)); ok {
 		return v, true
 	}
+	return c.fromYAML(key)
+}
+
+func (c *Config) fromYAML(key string) (string, bool) {
 	if v, ok := c.values[key]; ok && v != nil {
 		return fmt.Sprint(v), true
 	}
 	if v, ok := c.values[strings.ToUpper(key)]; ok && v != nil {
 		return fmt.Sprint(v), true
 	}
+	return "", false
+}
+
+// GetSecret reads a secret as goose's get_secret does: the environment (the key uppercased), then the
+// secret store under the key as written — the store, and so the keyring, is not asked when the
+// environment holds the key. Where goose finds nothing, goose-ls also reads config.yaml: its docs told
+// users to put keys there before it read goose's storage, and only a key goose would miss is read
+// there, after goose's places.
+func (c *Config) GetSecret(key string) (string, bool) {
+	if v, ok := c.env(strings.ToUpper(key)); ok {
+		return v, true
+	}
 	if c.secrets != nil {
 		if v, ok := c.secrets.Lookup(key); ok {
 			return v, true
 		}
-		if up := strings.ToUpper(key); up != key {
-			return c.secrets.Lookup(up)
+	}
+	return c.fromYAML(key)
+}
+
+// GetSecrets is goose's get_secrets, how its openai and litellm providers read a key with its
+// companions (custom headers): when primary is in the environment every key is read from the
+// environment alone (the store is not asked); otherwise each is a GetSecret. Without primary there is
+// nothing (ok false): goose drops the companions too.
+func (c *Config) GetSecrets(primary string, others ...string) (values map[string]string, ok bool) {
+	get := c.GetSecret
+	if _, inEnv := c.env(strings.ToUpper(primary)); inEnv {
+		get = func(k string) (string, bool) { return c.env(strings.ToUpper(k)) }
+	}
+	v, found := get(primary)
+	if !found {
+		return nil, false
+	}
+	values = map[string]string{primary: v}
+	for _, k := range others {
+		if v, found := get(k); found {
+			values[k] = v
 		}
 	}
-	return "", false
+	return values, true
 }
 
 // GetOr returns the value or def.

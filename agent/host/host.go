@@ -88,8 +88,8 @@ func (h *Host) Settings() (agent.Settings, error) {
 }
 
 // Provider resolves a provider as the host's runs do (Options.Providers, else goose's configuration
-// cfg) without running anything: a client's model picker.
-func (h *Host) Provider(cfg func(string) (string, bool), s provider.Settings) (provider.Setup, error) {
+// cfg: a *config.Config) without running anything: a client's model picker.
+func (h *Host) Provider(cfg configure.Source, s provider.Settings) (provider.Setup, error) {
 	if h.opts.Providers != nil {
 		return h.opts.Providers(s)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/goose-ls/goose-ls/agent"
 	"github.com/goose-ls/goose-ls/agent/provider"
+	"github.com/goose-ls/goose-ls/agent/provider/configure"
 	"github.com/goose-ls/goose-ls/agent/session"
 	"github.com/goose-ls/goose-ls/agent/tools"
 	"github.com/goose-ls/goose-ls/recipe"
@@ -244,7 +245,7 @@ func (h *Host) execute(ctx context.Context, r *Run, req Request, p *prepared, fe
 			e = r.record(e)
 			emit(Event{Kind: KindEdit, Path: h.redactor.Redact(e.Path), Turn: e.Turn, Created: e.Created})
 		}},
-		Files: fe.Files(), Ask: fe.Asker(), Extensions: req.Extensions, Lookup: cfg.Get, Mode: p.settings.Mode, Perms: p.settings.Perms,
+		Files: fe.Files(), Ask: fe.Asker(), Extensions: req.Extensions, Lookup: cfg.Get, Secret: cfg.GetSecret, Mode: p.settings.Mode, Perms: p.settings.Perms,
 		Redactor: h.redactor, Providers: p.providers,
 		Approver: agent.ApproverFunc(func(ctx context.Context, ar agent.ApprovalRequest) (agent.Decision, error) {
 			return fe.Approve(ctx, r, ar)
@@ -309,9 +310,7 @@ func (h *Host) recorder(r *Run, req Request, p *prepared, emit func(Event)) *run
 
 // providers is the run's provider factory: the host's (or goose's configuration), with the request's
 // provider and model applied to the first resolution only — the top-level run's.
-func (h *Host) providers(cfg interface {
-	Get(string) (string, bool)
-}, req Request) agent.ProviderFactory {
+func (h *Host) providers(cfg configure.Source, req Request) agent.ProviderFactory {
 	var resolvedTopLevel atomic.Bool
 	return func(s provider.Settings) (provider.Setup, error) {
 		if !resolvedTopLevel.Swap(true) {
@@ -322,6 +321,6 @@ func (h *Host) providers(cfg interface {
 				s.Model = req.Model
 			}
 		}
-		return h.Provider(cfg.Get, s)
+		return h.Provider(cfg, s)
 	}
 }

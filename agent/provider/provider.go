@@ -106,4 +106,8 @@ type Setup struct {
 	ContextLimit int
 	// Secrets are the credential values in use, for redaction.
 	Secrets []string
+	// WatchSecrets, when set, registers report to receive the credentials the provider fetches later
+	// (a declarative provider's auth command, on its first request and on every refresh), each before
+	// it is sent; the run passes its redactor's Add.
+	WatchSecrets func(report func(...string))
 }

@@ -3,8 +3,8 @@
 // Package testkeyring runs a real Secret Service for tests: a private D-Bus session bus (dbus-daemon with
 // its own configuration, so nothing of the machine's session is used or activated) and
 // gnome-keyring-daemon on it with a login keyring unlocked by a known password. secret-tool (libsecret)
-// stores and inspects items as goose's keyring crate does. Without these tools a test skips, or fails
-// under CI=1.
+// stores and inspects items as goose's keyring crate does; a Monitor sees every call a process sends
+// the Secret Service. Without these tools a test skips, or fails under CI=1.
 package testkeyring
 
 import (
@@ -13,7 +13,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -290,4 +292,72 @@ func (b *Bus) hasOwner(t testing.TB, name string) bool {
 		t.Fatal(err)
 	}
 	return has
+}
+
+// Monitor watches the bus as a D-Bus monitor (org.freedesktop.DBus.Monitoring.BecomeMonitor) and keeps
+// every method call sent to the Secret Service: proof that a process did, or did not, ask the keyring
+// anything — a locked keyring's unlock dialog starts with such a call.
+type Monitor struct {
+	b     *Bus
+	mu    sync.Mutex
+	calls []string        // "interface.member" of each call to org.freedesktop.secrets, in order
+	seen  map[string]bool // senders of any method call, to sync on
+	wake  chan struct{}   // closed and replaced on every message
+}
+
+// Monitor starts watching; calls sent before it returns are not seen.
+func (b *Bus) Monitor(t testing.TB) *Monitor {
+	t.Helper()
+	conn := b.conn(t)
+	t.Cleanup(func() { conn.Close() })
+	if err := conn.BusObject().Call("org.freedesktop.DBus.Monitoring.BecomeMonitor", 0, []string{"type='method_call'"}, uint32(0)).Err; err != nil {
+		t.Fatalf("becoming a monitor: %v", err)
+	}
+	m := &Monitor{b: b, seen: map[string]bool{}, wake: make(chan struct{})}
+	ch := make(chan *dbus.Message, 4096)
+	conn.Eavesdrop(ch)
+	go func() {
+		for msg := range ch {
+			if msg.Type != dbus.TypeMethodCall {
+				continue
+			}
+			field := func(f dbus.HeaderField) string { s, _ := msg.Headers[f].Value().(string); return s }
+			m.mu.Lock()
+			if field(dbus.FieldDestination) == "org.freedesktop.secrets" {
+				m.calls = append(m.calls, field(dbus.FieldInterface)+"."+field(dbus.FieldMember))
+			}
+			m.seen[field(dbus.FieldSender)] = true
+			close(m.wake)
+			m.wake = make(chan struct{})
+			m.mu.Unlock()
+		}
+	}()
+	return m
+}
+
+// SecretServiceCalls returns the calls to the Secret Service seen so far. It first waits until a call it
+// sends itself reaches the monitor: the bus forwards messages in order, so every call sent before has
+// been seen by then.
+func (m *Monitor) SecretServiceCalls(t testing.TB) []string {
+	t.Helper()
+	conn := m.b.conn(t)
+	defer conn.Close()
+	me := conn.Names()[0]
+	if err := conn.BusObject().Call("org.freedesktop.DBus.GetId", 0).Err; err != nil {
+		t.Fatal(err)
+	}
+	timeout := time.After(10 * time.Second)
+	for {
+		m.mu.Lock()
+		done, wake, calls := m.seen[me], m.wake, slices.Clone(m.calls)
+		m.mu.Unlock()
+		if done {
+			return calls
+		}
+		select {
+		case <-wake:
+		case <-timeout:
+			t.Fatal("the bus monitor did not see its own call")
+		}
+	}
 }

@@ -66,7 +66,8 @@ func TestDisableKeyringIsSetAsGooseTestsIt(t *testing.T) {
 }
 
 // With the keyring disabled, secrets.yaml is read and written: a write keeps every other key (whatever
-// its type), the file stays owner-only, and config.Get finds the secret after env and config.yaml.
+// its type), the file stays owner-only, and config.GetSecret finds the secret (config.Get, goose's
+// get_param, does not read the secret storage).
 func TestSecretsYAMLReadAndMerged(t *testing.T) {
 	root := configDir(t, map[string]string{
 		"config.yaml":  "OPENAI_HOST: http://from-config\n",
@@ -76,8 +77,11 @@ func TestSecretsYAMLReadAndMerged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := cfg.Get("OPENAI_API_KEY"); v != "sk-old-value-1" {
+	if v, _ := cfg.GetSecret("OPENAI_API_KEY"); v != "sk-old-value-1" {
 		t.Errorf("OPENAI_API_KEY %q", v)
+	}
+	if v, ok := cfg.Get("OPENAI_API_KEY"); ok {
+		t.Errorf("Get read the secret storage: %q", v)
 	}
 	var reported []string
 	store.Watch(func(msg string) { t.Errorf("notice with the keyring disabled: %s", msg) }, func(v ...string) { reported = append(reported, v...) })
@@ -89,7 +93,7 @@ func TestSecretsYAMLReadAndMerged(t *testing.T) {
 	if err != nil || where != path {
 		t.Fatalf("Set: %q %v", where, err)
 	}
-	if v, _ := cfg.Get("openai_api_key"); v != "sk-new-value-3" {
+	if v, _ := cfg.GetSecret("OPENAI_API_KEY"); v != "sk-new-value-3" {
 		t.Errorf("after Set: %q", v)
 	}
 	if !slices.Contains(reported, "sk-new-value-3") {

@@ -12,8 +12,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -138,6 +140,68 @@ func TestAuthFailureFetchesTheCredentialAgain(t *testing.T) {
 	r := authProvider(t, "openai", srv.URL+"/v1", `{"command":"`+tokenScript(t, dir, "")+`","cwd":"`+dir+`"}`)
 	if err := ask(r); provider.KindOf(err) != provider.ErrAuth || len(srv.Requests()) != 2 || runs(t, dir) != 2 {
 		t.Errorf("%v after %d requests, %d runs", err, len(srv.Requests()), runs(t, dir))
+	}
+}
+
+// Each credential the command prints reaches the run's watcher (its redactor) as it is fetched, the
+// refreshed one too, for every engine; a watcher registered after a fetch gets the credential held.
+func TestAuthCommandCredentialsAreReportedForRedaction(t *testing.T) {
+	for _, engine := range []string{"openai", "anthropic", "ollama"} {
+		t.Run(engine, func(t *testing.T) {
+			dir := t.TempDir()
+			script := tokenScript(t, dir, `echo "tok-`+engine+`-$n-secret"`)
+			reply := func(n int, _ map[string]any) wiretest.Reply {
+				if n == 0 {
+					return wiretest.Reply{Status: http.StatusUnauthorized}
+				}
+				return wiretest.Reply{Text: "ok"}
+			}
+			var srv *wiretest.Server
+			base := ""
+			switch engine {
+			case "anthropic":
+				srv = wiretest.Anthropic(reply)
+				base = srv.URL
+			case "openai":
+				srv = wiretest.OpenAI(reply)
+				base = srv.URL + "/v1"
+			default:
+				srv = wiretest.OpenAI(reply)
+				base = srv.URL
+			}
+			defer srv.Close()
+			r := authProvider(t, engine, base, `{"command":"`+script+`","cwd":"`+dir+`"}`)
+			if r.WatchSecrets == nil {
+				t.Fatal("no WatchSecrets for a provider with an auth command")
+			}
+			var mu sync.Mutex
+			var reported []string
+			r.WatchSecrets(func(v ...string) { mu.Lock(); reported = append(reported, v...); mu.Unlock() })
+			if err := ask(r); err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"tok-" + engine + "-1-secret", "tok-" + engine + "-2-secret"}
+			mu.Lock()
+			got := slices.Clone(reported)
+			mu.Unlock()
+			if !slices.Equal(got, want) || runs(t, dir) != 2 {
+				t.Errorf("reported %q after %d runs, want %q", got, runs(t, dir), want)
+			}
+			var late []string
+			r.WatchSecrets(func(v ...string) { late = append(late, v...) })
+			if !slices.Equal(late, want[1:]) {
+				t.Errorf("a late watcher got %q", late)
+			}
+		})
+	}
+	// no auth command: nothing to watch
+	srv := wiretest.OpenAI(wiretest.Replies(wiretest.Reply{Text: "ok"}))
+	defer srv.Close()
+	root := goosePathRoot(t, map[string]string{"k.json": `{"name":"custom_k","engine":"openai","display_name":"K","api_key_env":"K_KEY",
+	  "base_url":"` + srv.URL + `/v1","models":[{"name":"m","context_limit":1000}]}`})
+	r, err := Resolve(lookup(map[string]string{"GOOSE_PATH_ROOT": root, "GOOSE_PROVIDER": "custom_k", "K_KEY": "key-k-1"}), provider.Settings{})
+	if err != nil || r.WatchSecrets != nil {
+		t.Errorf("without auth: WatchSecrets set %v (%v)", r.WatchSecrets != nil, err)
 	}
 }
 

@@ -1,7 +1,9 @@
 // Package configure builds the Provider a run uses from goose's settings: recipe settings override
-// GOOSE_PROVIDER/GOOSE_MODEL and the vendor variables (env, then config.yaml, then secrets.yaml). The
-// provider is one goose-ls implements natively, or one of goose 1.38's declarative providers (the
-// built-ins and the user's custom_providers, agent/provider/registry).
+// GOOSE_PROVIDER/GOOSE_MODEL and the vendor variables. Each variable is read as goose reads it: a
+// setting (host, timeout, model knobs) from the environment, then config.yaml; a credential (the keys
+// goose marks secret) from the environment, then goose's secret storage, so the keyring is not asked
+// for what the environment holds. The provider is one goose-ls implements natively, or one of goose's
+// declarative providers (the built-ins and the user's custom_providers, agent/provider/registry).
 package configure
 
 import (
@@ -18,8 +20,40 @@ import (
 	"github.com/goose-ls/goose-ls/agent/provider/registry"
 )
 
-// Lookup reads a configuration key.
+// Source is goose's configuration as a provider reads it (*config.Config).
+type Source interface {
+	// Get reads a setting (goose's get_param).
+	Get(key string) (string, bool)
+	// GetSecret reads a credential (goose's get_secret).
+	GetSecret(key string) (string, bool)
+	// GetSecrets reads a key and its companions (goose's get_secrets).
+	GetSecrets(primary string, others ...string) (map[string]string, bool)
+}
+
+// Lookup is a Source of one function answering settings and secrets alike: a configuration without
+// a secret storage (tests, a fixed set of variables).
 type Lookup func(key string) (string, bool)
+
+// Get calls l.
+func (l Lookup) Get(key string) (string, bool) { return l(key) }
+
+// GetSecret calls l.
+func (l Lookup) GetSecret(key string) (string, bool) { return l(key) }
+
+// GetSecrets is every key l has, nothing without primary.
+func (l Lookup) GetSecrets(primary string, others ...string) (map[string]string, bool) {
+	v, ok := l(primary)
+	if !ok {
+		return nil, false
+	}
+	out := map[string]string{primary: v}
+	for _, k := range others {
+		if v, ok := l(k); ok {
+			out[k] = v
+		}
+	}
+	return out, true
+}
 
 // Providers lists the goose providers goose-ls implements natively (the declarative ones come from
 // the registry).
@@ -39,22 +73,31 @@ var defaultModels = map[string]string{
 	"xai": "grok-code-fast-1", "avian": "deepseek/deepseek-v3.2",
 }
 
-// Resolve builds the provider, with the custom providers of the config folder the lookup's variables
-// name (GOOSE_PATH_ROOT, XDG_CONFIG_HOME, HOME: the environment first, as config.Load does).
-func Resolve(get Lookup, s provider.Settings) (provider.Setup, error) {
-	configDir, _ := config.Dirs(get)
-	return ResolveWith(registry.Load(registry.CustomDir(configDir)), get, s)
+// Resolve builds the provider, with the custom providers of the config folder the configuration's
+// variables name (GOOSE_PATH_ROOT, XDG_CONFIG_HOME, HOME: the environment first, as config.Load does).
+func Resolve(src Source, s provider.Settings) (provider.Setup, error) {
+	configDir, _ := config.Dirs(src.Get)
+	return ResolveWith(registry.Load(registry.CustomDir(configDir)), src, s)
+}
+
+// trimmed is a value with its spaces cut, "" when unset.
+func trimmed(v string, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(v)
 }
 
 // ResolveWith builds the provider against a loaded registry. Names match exactly (goose has no
 // aliases); a custom provider replaces a native one of the same name, as goose registers it last.
-func ResolveWith(reg *registry.Registry, get Lookup, s provider.Settings) (provider.Setup, error) {
+func ResolveWith(reg *registry.Registry, src Source, s provider.Settings) (provider.Setup, error) {
 	val := func(k, def string) string {
-		if v, ok := get(k); ok && strings.TrimSpace(v) != "" {
-			return strings.TrimSpace(v)
+		if v := trimmed(src.Get(k)); v != "" {
+			return v
 		}
 		return def
 	}
+	secretVal := func(k string) string { return trimmed(src.GetSecret(k)) }
 	name := s.Provider
 	if name == "" {
 		name = val("GOOSE_PROVIDER", "")
@@ -108,21 +151,29 @@ func ResolveWith(reg *registry.Registry, get Lookup, s provider.Settings) (provi
 		}
 		return v
 	}
-	optionalSecret := func(key string) string { return secret(val(key, "")) }
-	// secretHeaders parses custom headers; each value is a credential of its own (an auth token is
-	// echoed alone, without the other headers of the variable)
-	secretHeaders := func(key string) map[string]string {
-		h := parseHeaders(optionalSecret(key))
+	needSecret := func(key string) (string, error) {
+		v := secret(secretVal(key))
+		if v == "" {
+			return "", fmt.Errorf("provider %s needs %s: set it in the environment, or store it where goose keeps secrets (goose configure, or goose-ls secret set %s)", name, key, key)
+		}
+		return v, nil
+	}
+	// keyAndHeaders is goose's get_secrets of a key and its custom headers variable; each header
+	// value is a credential of its own (an auth token is echoed alone, without the other headers)
+	keyAndHeaders := func(keyVar, headersVar string) (string, map[string]string) {
+		got, _ := src.GetSecrets(keyVar, headersVar)
+		h := parseHeaders(secret(strings.TrimSpace(got[headersVar])))
 		for _, v := range h {
 			secret(v)
 		}
-		return h
+		return secret(strings.TrimSpace(got[keyVar])), h
 	}
 	var p provider.Provider
 	switch {
 	case isDecl:
 		var err error
-		if p, err = declarative(decl, model, func(k string) string { return val(k, "") }, &r); err != nil {
+		read := reader{param: func(k string) string { return val(k, "") }, secret: secretVal}
+		if p, err = declarative(decl, model, read, &r); err != nil {
 			return r, fmt.Errorf("provider %s: %w", name, err)
 		}
 		r.Provider = provider.WithRetry(p, provider.DefaultRetry)
@@ -136,11 +187,10 @@ func ResolveWith(reg *registry.Registry, get Lookup, s provider.Settings) (provi
 		if err != nil {
 			return r, err
 		}
-		key := optionalSecret("OPENAI_API_KEY")
+		key, headers := keyAndHeaders("OPENAI_API_KEY", "OPENAI_CUSTOM_HEADERS")
 		if key == "" && strings.Contains(host, "api.openai.com") {
-			return r, fmt.Errorf("provider openai needs OPENAI_API_KEY: set it in the environment or in goose's config (or point OPENAI_HOST at a server that needs no key)")
+			return r, fmt.Errorf("provider openai needs OPENAI_API_KEY: set it in the environment, or store it where goose keeps secrets (goose configure, or goose-ls secret set OPENAI_API_KEY); or point OPENAI_HOST at a server that needs no key")
 		}
-		headers := secretHeaders("OPENAI_CUSTOM_HEADERS")
 		cfg := openai.Config{Name: name, APIKey: key, Headers: headers, Timeout: timeout("OPENAI_TIMEOUT"), IncludeUsage: true,
 			Organization: val("OPENAI_ORGANIZATION", ""), Project: val("OPENAI_PROJECT", "")}
 		cfg.Responses = openai.UseResponses(name, model, basePath)
@@ -152,15 +202,16 @@ func ResolveWith(reg *registry.Registry, get Lookup, s provider.Settings) (provi
 	case name == "ollama":
 		p = openai.New(openai.Config{Name: name, BaseURL: ollamaURL(val("OLLAMA_HOST", "localhost")) + "v1/", Timeout: timeout("OLLAMA_TIMEOUT"), IncludeUsage: true})
 	case name == "openrouter":
-		key, err := need("OPENROUTER_API_KEY")
+		key, err := needSecret("OPENROUTER_API_KEY")
 		if err != nil {
 			return r, err
 		}
-		p = openai.New(openai.Config{Name: name, BaseURL: strings.TrimRight(val("OPENROUTER_HOST", "https://openrouter.ai"), "/") + "/api/v1/", APIKey: secret(key),
+		p = openai.New(openai.Config{Name: name, BaseURL: strings.TrimRight(val("OPENROUTER_HOST", "https://openrouter.ai"), "/") + "/api/v1/", APIKey: key,
 			Headers: map[string]string{"HTTP-Referer": "https://github.com/goose-ls/goose-ls", "X-Title": "goose-ls"}, IncludeUsage: true})
 	case name == "litellm":
+		key, headers := keyAndHeaders("LITELLM_API_KEY", "LITELLM_CUSTOM_HEADERS")
 		p = openai.New(openai.Config{Name: name, BaseURL: baseURL(val("LITELLM_HOST", "http://localhost:4000"), val("LITELLM_BASE_PATH", "v1/chat/completions")),
-			APIKey: optionalSecret("LITELLM_API_KEY"), Headers: secretHeaders("LITELLM_CUSTOM_HEADERS"), Timeout: timeout("LITELLM_TIMEOUT"), IncludeUsage: true})
+			APIKey: key, Headers: headers, Timeout: timeout("LITELLM_TIMEOUT"), IncludeUsage: true})
 	case name == "azure_openai":
 		endpoint, err := need("AZURE_OPENAI_ENDPOINT")
 		if err != nil {
@@ -175,16 +226,16 @@ func ResolveWith(reg *registry.Registry, get Lookup, s provider.Settings) (provi
 		}
 		p = openai.New(openai.Config{Name: name, Azure: true, AzureVersion: val("AZURE_OPENAI_API_VERSION", "2024-10-21"),
 			BaseURL: strings.TrimRight(endpoint, "/") + "/openai/deployments/" + url.PathEscape(deployment) + "/",
-			APIKey:  optionalSecret("AZURE_OPENAI_API_KEY"), IncludeUsage: true})
+			APIKey:  secret(secretVal("AZURE_OPENAI_API_KEY")), IncludeUsage: true})
 	case name == "anthropic":
-		key, err := need("ANTHROPIC_API_KEY")
+		key, err := needSecret("ANTHROPIC_API_KEY")
 		if err != nil {
 			return r, err
 		}
-		p = anthropic.New(anthropic.Config{BaseURL: val("ANTHROPIC_HOST", "https://api.anthropic.com"), APIKey: secret(key), Timeout: timeout("ANTHROPIC_TIMEOUT")})
+		p = anthropic.New(anthropic.Config{BaseURL: val("ANTHROPIC_HOST", "https://api.anthropic.com"), APIKey: key, Timeout: timeout("ANTHROPIC_TIMEOUT")})
 	default: // compatible[name]
 		c := compatible[name]
-		key, err := need(c.keyVar)
+		key, err := needSecret(c.keyVar)
 		if err != nil {
 			return r, err
 		}
@@ -192,7 +243,7 @@ func ResolveWith(reg *registry.Registry, get Lookup, s provider.Settings) (provi
 		if !strings.Contains(host, "://") {
 			host = "https://" + host
 		}
-		p = openai.New(openai.Config{Name: name, BaseURL: strings.TrimRight(host, "/") + "/", APIKey: secret(key), IncludeUsage: true})
+		p = openai.New(openai.Config{Name: name, BaseURL: strings.TrimRight(host, "/") + "/", APIKey: key, IncludeUsage: true})
 	}
 	r.Provider = provider.WithRetry(p, provider.DefaultRetry)
 	r.ContextLimit = contextLimit(val("GOOSE_CONTEXT_LIMIT", ""), name, r.Model)

@@ -70,20 +70,26 @@ func TestURLs(t *testing.T) {
 	}
 }
 
-// Each custom header value is a secret of its own: a server echoing one header quotes it alone.
+// Each custom header value is a secret of its own: a server echoing one header quotes it alone. goose
+// reads the headers with their provider's key (get_secrets): without the key there are none.
 func TestCustomHeaderValuesAreSecrets(t *testing.T) {
 	for _, name := range []string{"openai", "litellm"} {
-		key := strings.ToUpper(name) + "_CUSTOM_HEADERS"
-		r, err := Resolve(lookup(map[string]string{"GOOSE_PROVIDER": name, "OPENAI_HOST": "http://127.0.0.1:9",
-			key: "X-Auth: token-value-123, X-Team=team-secret-9"}), provider.Settings{})
+		prefix := strings.ToUpper(name)
+		vars := map[string]string{"GOOSE_PROVIDER": name, "OPENAI_HOST": "http://127.0.0.1:9",
+			prefix + "_CUSTOM_HEADERS": "X-Auth: token-value-123, X-Team=team-secret-9", prefix + "_API_KEY": "sk-header-test-1"}
+		r, err := Resolve(lookup(vars), provider.Settings{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		joined := "\n" + strings.Join(r.Secrets, "\n") + "\n"
-		for _, want := range []string{"token-value-123", "team-secret-9", "X-Auth: token-value-123, X-Team=team-secret-9"} {
+		for _, want := range []string{"token-value-123", "team-secret-9", "X-Auth: token-value-123, X-Team=team-secret-9", "sk-header-test-1"} {
 			if !strings.Contains(joined, "\n"+want+"\n") {
 				t.Errorf("%s: secrets %q lack %q", name, r.Secrets, want)
 			}
+		}
+		delete(vars, prefix+"_API_KEY")
+		if r, err = Resolve(lookup(vars), provider.Settings{}); err != nil || len(r.Secrets) != 0 {
+			t.Errorf("%s without its key: secrets %q (%v), want no headers read", name, r.Secrets, err)
 		}
 	}
 }

@@ -20,17 +20,29 @@ import (
 // defaultDeclarativeTimeout is goose's DEFAULT_PROVIDER_TIMEOUT_SECS (ollama engine: OLLAMA_TIMEOUT, also 600).
 const defaultDeclarativeTimeout = 600 * time.Second
 
-// expandBaseURL fills base_url's ${NAME} placeholders from the configuration (env, config.yaml,
-// secrets), else the variable's default; a required one missing is goose's error; a placeholder
-// without a value is left as it is (and the URL then fails to parse, as in goose).
-func expandBaseURL(p *registry.Provider, val func(string) string) (string, error) {
+// reader reads a provider's variables as goose does, trimmed ("" when unset): param a setting (goose's
+// get_param: environment, config.yaml), secret a credential (get_secret: environment, secret storage).
+type reader struct{ param, secret func(string) string }
+
+// expandBaseURL fills base_url's ${NAME} placeholders from the configuration — a variable marked
+// secret from goose's secrets, registered in r.Secrets (a credential inside the URL), any other as a
+// setting — else the variable's default; a required one missing is goose's error; a placeholder
+// without a value is left as it is (and the URL then fails to parse, as in goose). Only the variables
+// of placeholders in base_url are read, as goose reads them.
+func expandBaseURL(p *registry.Provider, read reader, r *provider.Setup) (string, error) {
 	out := p.BaseURL
 	for _, v := range p.EnvVars {
 		placeholder := "${" + v.Name + "}"
 		if !strings.Contains(out, placeholder) {
 			continue
 		}
-		value := val(v.Name)
+		var value string
+		if v.Secret {
+			value = read.secret(v.Name)
+			r.Secrets = appendSecret(r.Secrets, value)
+		} else {
+			value = read.param(v.Name)
+		}
 		if value == "" {
 			switch {
 			case v.Default != nil:
@@ -46,7 +58,7 @@ func expandBaseURL(p *registry.Provider, val func(string) string) (string, error
 	return out, nil
 }
 
-// streaming is supports_streaming after goose's override by a variable named *_STREAMING.
+// streaming is supports_streaming after goose's override by a variable named *_STREAMING (a setting).
 func streaming(p *registry.Provider, val func(string) string) bool {
 	on := p.SupportsStreaming == nil || *p.SupportsStreaming
 	for _, v := range p.EnvVars {
@@ -62,19 +74,15 @@ func streaming(p *registry.Provider, val func(string) string) bool {
 	return on
 }
 
-// declarative builds the provider p for model; credentials go to r.Secrets.
-func declarative(p *registry.Provider, model string, val func(string) string, r *provider.Setup) (provider.Provider, error) {
+// declarative builds the provider p for model; credentials go to r.Secrets, an auth command's (fetched
+// on the first request and again on refresh) to r.WatchSecrets's watcher.
+func declarative(p *registry.Provider, model string, read reader, r *provider.Setup) (provider.Provider, error) {
 	if p.DynamicModels != nil && !*p.DynamicModels && len(p.Models) == 0 {
 		return nil, fmt.Errorf("Provider '%s' has dynamic_models: false but no static models listed; at least one entry in `models` is required.", p.Name)
 	}
-	base, err := expandBaseURL(p, val)
+	base, err := expandBaseURL(p, read, r)
 	if err != nil {
 		return nil, err
-	}
-	for _, v := range p.EnvVars {
-		if v.Secret { // goose keeps these in its secret store: a credential inside the URL
-			r.Secrets = appendSecret(r.Secrets, val(v.Name))
-		}
 	}
 	timeout := defaultDeclarativeTimeout
 	if p.TimeoutSeconds != nil && *p.TimeoutSeconds > 0 {
@@ -86,7 +94,7 @@ func declarative(p *registry.Provider, model string, val func(string) string, r 
 			r.Secrets = appendSecret(r.Secrets, v)
 		}
 	}
-	stream := streaming(p, val)
+	stream := streaming(p, read.param)
 	switch p.Engine {
 	case registry.EngineAnthropic:
 		if err := p.ValidateAuth(); err != nil {
@@ -94,7 +102,7 @@ func declarative(p *registry.Provider, model string, val func(string) string, r 
 		}
 		key := ""
 		if p.Auth == nil {
-			key = val(p.APIKeyEnv)
+			key = read.secret(p.APIKeyEnv)
 			if p.APIKeyEnv == "" || key == "" {
 				return nil, fmt.Errorf("Missing API key: %s", p.APIKeyEnv)
 			}
@@ -107,7 +115,7 @@ func declarative(p *registry.Provider, model string, val func(string) string, r 
 		}
 		r.Secrets = appendSecret(r.Secrets, key)
 		return anthropic.New(anthropic.Config{Name: p.Name, BaseURL: base, APIKey: key, Headers: headers, Timeout: timeout,
-			HTTPClient: authClient(p, "x-api-key", "")}), nil
+			HTTPClient: authClient(p, "x-api-key", "", r)}), nil
 	case registry.EngineOllama:
 		if !stream {
 			return nil, fmt.Errorf("Ollama provider does not support non-streaming mode. All Ollama models support streaming. Please remove 'supports_streaming: false' from your provider configuration.")
@@ -119,14 +127,14 @@ func declarative(p *registry.Provider, model string, val func(string) string, r 
 		// goose's ollama engine sends no key (an auth command's credential only); it posts to
 		// v1/chat/completions under the base URL
 		return openai.New(openai.Config{Name: p.Name, BaseURL: u + "v1/", Headers: headers, Timeout: timeout, IncludeUsage: true,
-			HTTPClient: authClient(p, "Authorization", "Bearer ")}), nil
+			HTTPClient: authClient(p, "Authorization", "Bearer ", r)}), nil
 	}
 	if err := p.ValidateAuth(); err != nil {
 		return nil, err
 	}
 	key := ""
 	if p.APIKeyEnv != "" {
-		key = val(p.APIKeyEnv)
+		key = read.secret(p.APIKeyEnv)
 		if key == "" && p.RequiresAuth {
 			return nil, fmt.Errorf("Required API key %s is not set. Configure it via `goose configure` or set the %s environment variable.", p.APIKeyEnv, p.APIKeyEnv)
 		}
@@ -142,7 +150,7 @@ func declarative(p *registry.Provider, model string, val func(string) string, r 
 	}
 	responses, path := openai.Route(p.Name, model, basePath, string(p.ModelWireAPI(model)))
 	return openai.New(openai.Config{Name: p.Name, BaseURL: hostOnly(u), Path: path, APIKey: key, Headers: headers,
-		Timeout: timeout, IncludeUsage: true, Responses: responses, NoStream: !stream, HTTPClient: authClient(p, "Authorization", "Bearer ")}), nil
+		Timeout: timeout, IncludeUsage: true, Responses: responses, NoStream: !stream, HTTPClient: authClient(p, "Authorization", "Bearer ", r)}), nil
 }
 
 // declarativeTransport carries a declarative provider's requests; nil is net/http's default. The
@@ -151,11 +159,13 @@ var declarativeTransport http.RoundTripper
 
 // authClient is the HTTP client of a declarative provider (nil: the SDK's default); with an auth command
 // the command's credential goes into header (after prefix) on every request, refreshed as goose
-// refreshes it.
-func authClient(p *registry.Provider, header, prefix string) *http.Client {
+// refreshes it, and each credential it prints is reported through r.WatchSecrets as it is fetched.
+func authClient(p *registry.Provider, header, prefix string, r *provider.Setup) *http.Client {
 	switch {
 	case p.Auth != nil:
-		return &http.Client{Transport: registry.NewCommandAuth(*p.Auth, header, prefix).Transport(declarativeTransport)}
+		auth := registry.NewCommandAuth(*p.Auth, header, prefix)
+		r.WatchSecrets = auth.Watch
+		return &http.Client{Transport: auth.Transport(declarativeTransport)}
 	case declarativeTransport != nil:
 		return &http.Client{Transport: declarativeTransport}
 	}

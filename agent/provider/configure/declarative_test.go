@@ -264,7 +264,7 @@ func TestBadCustomFileDropsDeclarativeProvidersAsGooseDoes(t *testing.T) {
 	}
 }
 
-// What `goose-ls run` and the language server do: secretstore.Load, then Resolve(cfg.Get, …). goose
+// What `goose-ls run` and the language server do: secretstore.Load, then Resolve(cfg, …). goose
 // 1.38's config.yaml layout chooses the provider and model, the key comes from secrets.yaml (the storage
 // with GOOSE_DISABLE_KEYRING), and the custom provider is found in the config folder GOOSE_PATH_ROOT names.
 func TestResolveThroughGooseConfigFolder(t *testing.T) {
@@ -283,7 +283,7 @@ func TestResolveThroughGooseConfigFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Resolve(cfg.Get, provider.Settings{})
+	r, err := Resolve(cfg, provider.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,10 +45,11 @@ type CommandAuth struct {
 	header  string // e.g. "Authorization"
 	prefix  string // e.g. "Bearer "
 
-	mu      sync.Mutex
-	token   string
-	fetched time.Time
-	have    bool
+	mu       sync.Mutex
+	token    string
+	fetched  time.Time
+	have     bool
+	watchers []func(...string)
 }
 
 // NewCommandAuth prepares cfg's command; the credential goes into header as prefix+credential. A
@@ -87,8 +88,22 @@ func (a *CommandAuth) Header(ctx context.Context) (name, value string, err error
 			return "", "", err
 		}
 		a.token, a.fetched, a.have = token, time.Now(), true
+		for _, report := range a.watchers { // before the credential is sent anywhere
+			report(token)
+		}
 	}
 	return a.header, a.prefix + a.token, nil
+}
+
+// Watch registers report to receive every credential the command prints, as it is fetched (and the
+// one held now, at once): a run's redactor.
+func (a *CommandAuth) Watch(report func(...string)) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.watchers = append(a.watchers, report)
+	if a.have {
+		report(a.token)
+	}
 }
 
 // Invalidate drops the credential: the next request runs the command again.

@@ -64,7 +64,7 @@ func (a *Agent) missingProvider(name string) *setup.Missing {
 		return nil // the run reports an unreadable configuration in its own words
 	}
 	var missing *setup.Missing
-	if errors.As(setup.Load(st.Config.Dir).Check(st.Config.Get, name), &missing) {
+	if errors.As(setup.Load(st.Config.Dir).Check(st.Config, name), &missing) {
 		return missing
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/goose-ls/goose-ls/agent/config"
 	"github.com/goose-ls/goose-ls/agent/config/secretstore"
+	"github.com/goose-ls/goose-ls/agent/provider/configure"
 	"github.com/goose-ls/goose-ls/agent/provider/setup"
 )
 
@@ -96,10 +97,13 @@ func askConfiguration(ui prompter, out io.Writer, cfg *config.Config, store *sec
 			if v, ok := a.settings[k]; ok {
 				return v, true
 			}
-			return cfg.Get(k)
+			if v, ok := cfg.Get(k); ok {
+				return v, true
+			}
+			return cfg.GetSecret(k)
 		}
 		var missing *setup.Missing
-		required = errors.As(cat.Check(without, ch.Name), &missing) && missing.Name == ch.Key
+		required = errors.As(cat.Check(configure.Lookup(without), ch.Name), &missing) && missing.Name == ch.Key
 	}
 	if _, ok := cfg.Env()(ch.Key); ok {
 		fmt.Fprintf(out, "Note: %s is set in this environment; while it is, goose and goose-ls use that value, not the stored one.\n", ch.Key)

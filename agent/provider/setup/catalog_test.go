@@ -38,10 +38,10 @@ func TestChoicesAreWhatRunsResolve(t *testing.T) {
 		if ch.Key != "" {
 			full[ch.Key] = "sk-test"
 		}
-		if _, err := configure.Resolve(lookup(full), provider.Settings{}); err != nil {
+		if _, err := configure.Resolve(configure.Lookup(lookup(full)), provider.Settings{}); err != nil {
 			t.Errorf("%s with its key and settings: %v", ch.Name, err)
 		}
-		if err := c.Check(lookup(full), ""); err != nil {
+		if err := c.Check(configure.Lookup(lookup(full)), ""); err != nil {
 			t.Errorf("%s with its key and settings: Check says %v", ch.Name, err)
 		}
 		for _, need := range append(requiredNames(ch), "") {
@@ -54,8 +54,8 @@ func TestChoicesAreWhatRunsResolve(t *testing.T) {
 					partial[k] = v
 				}
 			}
-			_, rerr := configure.Resolve(lookup(partial), provider.Settings{})
-			err := c.Check(lookup(partial), "")
+			_, rerr := configure.Resolve(configure.Lookup(lookup(partial)), provider.Settings{})
+			err := c.Check(configure.Lookup(lookup(partial)), "")
 			var m *Missing
 			if !errors.As(err, &m) || m.Name != need || m.Provider != ch.Name {
 				t.Errorf("%s without %s: Check says %v", ch.Name, need, err)
@@ -66,7 +66,7 @@ func TestChoicesAreWhatRunsResolve(t *testing.T) {
 		}
 		if ch.Key != "" && !ch.KeyRequired {
 			delete(full, ch.Key)
-			if _, err := configure.Resolve(lookup(full), provider.Settings{}); err != nil {
+			if _, err := configure.Resolve(configure.Lookup(lookup(full)), provider.Settings{}); err != nil {
 				t.Errorf("%s: an optional key is required by resolution: %v", ch.Name, err)
 			}
 		}
@@ -137,7 +137,7 @@ func TestCatalogCustomProviders(t *testing.T) {
 		t.Errorf("the custom openai does not replace the native one: %+v", proxy)
 	}
 	// the native openai's own-server rule does not apply to the replacement
-	if err := c.Check(lookup(map[string]string{"GOOSE_PROVIDER": "openai", "OPENAI_HOST": "http://127.0.0.1:3"}), ""); err == nil {
+	if err := c.Check(configure.Lookup(lookup(map[string]string{"GOOSE_PROVIDER": "openai", "OPENAI_HOST": "http://127.0.0.1:3"})), ""); err == nil {
 		t.Error("the custom openai runs without its key")
 	}
 	os.WriteFile(filepath.Join(custom, "broken.json"), []byte(`{`), 0o644)
@@ -150,29 +150,29 @@ func TestCatalogCustomProviders(t *testing.T) {
 func TestCheck(t *testing.T) {
 	c := Load("")
 	var m *Missing
-	if err := c.Check(lookup(nil), ""); !errors.As(err, &m) || m.Provider != "" || err.Error() != "no provider is configured" {
+	if err := c.Check(configure.Lookup(lookup(nil)), ""); !errors.As(err, &m) || m.Provider != "" || err.Error() != "no provider is configured" {
 		t.Errorf("nothing configured: %v", err)
 	}
-	if err := c.Check(lookup(map[string]string{"GOOSE_PROVIDER": "  "}), ""); !errors.As(err, &m) || m.Provider != "" {
+	if err := c.Check(configure.Lookup(lookup(map[string]string{"GOOSE_PROVIDER": "  "})), ""); !errors.As(err, &m) || m.Provider != "" {
 		t.Errorf("a blank provider: %v", err)
 	}
-	err := c.Check(lookup(map[string]string{"GOOSE_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": " "}), "")
+	err := c.Check(configure.Lookup(lookup(map[string]string{"GOOSE_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": " "})), "")
 	if !errors.As(err, &m) || m.Name != "ANTHROPIC_API_KEY" || !strings.Contains(err.Error(), "Anthropic") {
 		t.Errorf("anthropic with a blank key: %v", err)
 	}
 	// the name given wins over the configured one (a recipe's goose_provider)
-	if err := c.Check(lookup(map[string]string{"GOOSE_PROVIDER": "anthropic"}), "ollama"); err != nil {
+	if err := c.Check(configure.Lookup(lookup(map[string]string{"GOOSE_PROVIDER": "anthropic"})), "ollama"); err != nil {
 		t.Errorf("ollama named: %v", err)
 	}
 	// goose's openai sends no key to the user's own server
-	if err := c.Check(lookup(map[string]string{"GOOSE_PROVIDER": "openai", "OPENAI_BASE_URL": "http://localhost:8080/v1"}), ""); err != nil {
+	if err := c.Check(configure.Lookup(lookup(map[string]string{"GOOSE_PROVIDER": "openai", "OPENAI_BASE_URL": "http://localhost:8080/v1"})), ""); err != nil {
 		t.Errorf("openai at a local server: %v", err)
 	}
-	if err := c.Check(lookup(map[string]string{"GOOSE_PROVIDER": "openai", "OPENAI_HOST": "https://api.openai.com"}), ""); !errors.As(err, &m) {
+	if err := c.Check(configure.Lookup(lookup(map[string]string{"GOOSE_PROVIDER": "openai", "OPENAI_HOST": "https://api.openai.com"})), ""); !errors.As(err, &m) {
 		t.Errorf("openai at api.openai.com without a key: %v", err)
 	}
 	// an unknown provider is resolution's to explain
-	if err := c.Check(lookup(map[string]string{"GOOSE_PROVIDER": "databricks"}), ""); err != nil {
+	if err := c.Check(configure.Lookup(lookup(map[string]string{"GOOSE_PROVIDER": "databricks"})), ""); err != nil {
 		t.Errorf("databricks: %v", err)
 	}
 }

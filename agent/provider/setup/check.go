@@ -5,6 +5,7 @@ package setup
 
 import (
 	"fmt"
+	"github.com/goose-ls/goose-ls/agent/provider/configure"
 	"strings"
 )
 
@@ -23,12 +24,17 @@ func (m *Missing) Error() string {
 	return fmt.Sprintf("provider %s (%s) needs %s, which is neither in the environment nor in goose's configuration or secret storage", m.Provider, m.DisplayName, m.Name)
 }
 
-// Check returns a *Missing when the provider name (or, for "", the configured one: get's GOOSE_PROVIDER)
-// cannot start for want of a key or setting, nil otherwise. A provider the catalog does not hold is
+// Check returns a *Missing when the provider name (or, for "", the configured one: GOOSE_PROVIDER)
+// cannot start for want of a key or setting, nil otherwise. Keys and secret settings are looked up as
+// goose looks up secrets (src.GetSecret), the rest as settings. A provider the catalog does not hold is
 // not its business (resolving it says why it is unknown).
-func (c *Catalog) Check(get func(string) (string, bool), name string) error {
+func (c *Catalog) Check(src configure.Source, name string) error {
 	val := func(k string) string {
-		v, _ := get(k)
+		v, _ := src.Get(k)
+		return strings.TrimSpace(v)
+	}
+	secret := func(k string) string {
+		v, _ := src.GetSecret(k)
 		return strings.TrimSpace(v)
 	}
 	if name == "" {
@@ -42,11 +48,15 @@ func (c *Catalog) Check(get func(string) (string, bool), name string) error {
 		return nil
 	}
 	for _, s := range ch.Settings {
-		if val(s.Name) == "" {
+		v := val(s.Name)
+		if s.Secret {
+			v = secret(s.Name)
+		}
+		if v == "" {
 			return &Missing{Provider: name, DisplayName: ch.DisplayName, Name: s.Name}
 		}
 	}
-	if !ch.KeyRequired || val(ch.Key) != "" {
+	if !ch.KeyRequired || secret(ch.Key) != "" {
 		return nil
 	}
 	if ch.native && name == "openai" {

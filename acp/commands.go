@@ -2,8 +2,9 @@
 // _meta.commandType and sourcePath): first goose's own recipe commands (config.yaml's slash_commands,
 // run with goose's arguments: required values in order, `--key value` for optional ones), then the
 // recipes of goose's recipe folders seen from the session's folder (`.`, GOOSE_RECIPE_PATH, the config
-// folder's recipes, .goose/.agents recipes), run with `/name key=value …`. goose lists its built-in
-// commands first and skills last; goose-ls runs neither as a command, so it advertises neither.
+// folder's recipes, .goose/.agents recipes), run with `/name key=value …`; then the skills
+// (gooseskills.go). goose lists its built-in commands first; goose-ls does not run them, so it does not
+// advertise them, but a recipe or skill never takes one of their names.
 
 package acp
 
@@ -22,12 +23,15 @@ import (
 	"github.com/goose-ls/goose-ls/recipe/library"
 )
 
-// slashCommand is one recipe offered as a command.
+// slashCommand is one recipe or skill offered as a command.
 type slashCommand struct {
 	name, path, description string
 	params                  []string // parameter keys, for the input hint
 	// goose is set for a command of goose's slash_commands: goose's hint and argument syntax
 	goose *gooseCommand
+	// skill marks a skill's command (path ""), hint its metadata.argument-hint
+	skill bool
+	hint  string
 }
 
 // recipeCommands lists the recipes goose would find from cwd; the first of a name wins, as goose's
@@ -83,9 +87,10 @@ func recipeParams(path string) []string {
 	return keys
 }
 
-// advertiseCommands sends the session's recipe commands as available_commands_update.
+// advertiseCommands sends the session's recipe and skill commands as available_commands_update.
 func (a *Agent) advertiseCommands(s *acpSession) {
-	cmds := mergeCommands(a.gooseCommands(), recipeCommands(s.cwd, a.opts.Lookup))
+	cmds := mergeCommands(gooseBuiltins, append(a.gooseCommands(), recipeCommands(s.cwd, a.opts.Lookup)...),
+		skillCommands(a.discoverSkills(s.cwd)))
 	s.mu.Lock()
 	s.commands = cmds
 	s.mu.Unlock()
@@ -93,8 +98,10 @@ func (a *Agent) advertiseCommands(s *acpSession) {
 	for _, c := range cmds {
 		ac := sdk.AvailableCommand{Name: c.name, Description: c.description,
 			Meta: map[string]any{"commandType": "Recipe", "sourcePath": c.path}}
-		hint := ""
+		hint := c.hint
 		switch {
+		case c.skill:
+			ac.Meta = map[string]any{"commandType": "Skill"} // goose knows no path for a skill's command
 		case c.goose != nil:
 			hint = c.goose.hint()
 		case len(c.params) > 0:
@@ -112,17 +119,25 @@ func (a *Agent) advertiseCommands(s *acpSession) {
 	a.update(a.baseCtx(), s.id, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: list}})
 }
 
-// mergeCommands is goose's merge of command sources: a name already taken (compared as
-// normalizeCommand does) is left out, so an earlier source wins.
-func mergeCommands(sources ...[]slashCommand) []slashCommand {
+// mergeCommands is goose's merge_command_sources: the built-in names are taken first (and, as
+// goose-ls runs none, not listed); a recipe whose name (compared as normalizeCommand does) is taken is
+// left out, else it takes its name; a skill whose name a built-in or recipe took is left out (skills do
+// not take names from each other: goose lists two skills whose names differ in case both).
+func mergeCommands(builtins, recipes, skills []slashCommand) []slashCommand {
 	taken := map[string]bool{}
+	for _, b := range builtins {
+		taken[normalizeCommand(b.name)] = true
+	}
 	var out []slashCommand
-	for _, src := range sources {
-		for _, c := range src {
-			if key := normalizeCommand(c.name); key != "" && !taken[key] {
-				taken[key] = true
-				out = append(out, c)
-			}
+	for _, c := range recipes {
+		if key := normalizeCommand(c.name); key != "" && !taken[key] {
+			taken[key] = true
+			out = append(out, c)
+		}
+	}
+	for _, c := range skills {
+		if !taken[normalizeCommand(c.name)] {
+			out = append(out, c)
 		}
 	}
 	return out
@@ -138,6 +153,9 @@ func (s *acpSession) findCommand(name string) (slashCommand, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, c := range s.commands {
+		if c.skill {
+			continue // a skill is found when it runs, as goose finds it (gooseskills.go)
+		}
 		if c.name == name || (c.goose != nil && normalizeCommand(c.name) == normalizeCommand(name)) {
 			return c, true
 		}

@@ -204,9 +204,6 @@ func (r *renderedRecipe) responseMeta(cwd string) map[string]any {
 	return meta
 }
 
-// title is the session's name: the recipe's title, trimmed, when it has one.
-func (r *renderedRecipe) title() string { return strings.TrimSpace(r.recipe.Title) }
-
 // useRecipe makes the rendered recipe the session's: kept for its runs, and its settings' provider and
 // model (goose: the recipe's goose_provider and goose_model win over the configuration) chosen.
 func (s *acpSession) useRecipe(r *renderedRecipe, resolve providerResolver, cfg configure.Source) {

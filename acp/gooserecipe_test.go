@@ -8,6 +8,7 @@ package acp
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"os"
@@ -24,10 +25,12 @@ import (
 	"github.com/goose-ls/goose-ls/recipe/library"
 )
 
-// paramsClient answers goose's request-params with a scripted answer and keeps every request.
+// paramsClient answers goose's request-params with a scripted answer and keeps every request; while a
+// request waits for its answer, during (when set) sees it.
 type paramsClient struct {
 	*testClient
 	answer string
+	during func(req map[string]any)
 
 	mu    sync.Mutex
 	asked []map[string]any
@@ -44,7 +47,47 @@ func (c *paramsClient) HandleExtensionMethod(_ context.Context, method string, p
 	c.mu.Lock()
 	c.asked = append(c.asked, req)
 	c.mu.Unlock()
+	if c.during != nil {
+		c.during(req)
+	}
 	return json.RawMessage(c.answer), nil
+}
+
+// gooseStoredSessions reads the harness's sessions.db as goose reads it (goose's connection settings):
+// each stored session's id with its message count, and the store's usage_ledger rows when it has one.
+func gooseStoredSessions(t *testing.T, h *harness) (sessions map[string]int, ledgerRows int) {
+	t.Helper()
+	cfg, _ := config.Load(func(k string) (string, bool) { v, ok := h.env[k]; return v, ok })
+	db, err := sql.Open("sqlite", "file:"+session.DefaultPath(cfg.DataDir)+"?_pragma=foreign_keys(1)&_pragma=busy_timeout(30000)&_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT s.id, COUNT(m.id) FROM sessions s LEFT JOIN messages m ON s.id = m.session_id GROUP BY s.id`)
+	if err != nil {
+		t.Fatalf("goose reads no sessions table: %v", err)
+	}
+	defer rows.Close()
+	sessions = map[string]int{}
+	for rows.Next() {
+		var id string
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			t.Fatal(err)
+		}
+		sessions[id] = n
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	var hasLedger bool
+	db.QueryRow(`SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage_ledger')`).Scan(&hasLedger)
+	if hasLedger {
+		if err := db.QueryRow(`SELECT COUNT(*) FROM usage_ledger`).Scan(&ledgerRows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return sessions, ledgerRows
 }
 
 // optIn is a client that takes goose's recipe parameter requests.
@@ -99,13 +142,19 @@ func requestError(t *testing.T, err error) *sdk.RequestError {
 func TestRecipeSessionByIDAsksForItsParameters(t *testing.T) {
 	m := newModel(text("Hello, Ada!"))
 	h, pc, lib := gooseHarness(t, m, optIn, `{"action":"submit","values":{"name":"Ada"}}`, harnessOptions{})
+	var storedWhileAsked map[string]int
+	pc.during = func(map[string]any) { storedWhileAsked, _ = gooseStoredSessions(t, h) }
 	id := library.ManifestID(filepath.Join(lib, "greet.yaml"))
 	resp, err := h.newSessionMeta(map[string]any{"recipeId": id, "recipeParameterScopeId": "scope-7"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// the request: goose's payload, the parameters as RecipeParameterDto
-	want := []map[string]any{{"sessionId": "acp-1", "parameterScopeId": "scope-7", "parameters": []any{
+	// the request: goose's payload, naming the session session/new answers with (created first, as
+	// goose creates it: stored while the client is asked), the parameters as RecipeParameterDto
+	if _, ok := storedWhileAsked[string(resp.SessionId)]; !ok || strings.HasPrefix(string(resp.SessionId), "acp-") {
+		t.Fatalf("session %s was not stored while its parameters were asked for: %v", resp.SessionId, storedWhileAsked)
+	}
+	want := []map[string]any{{"sessionId": string(resp.SessionId), "parameterScopeId": "scope-7", "parameters": []any{
 		map[string]any{"key": "name", "input_type": "string", "requirement": "required", "description": "who"},
 		map[string]any{"key": "tone", "input_type": "select", "requirement": "optional", "description": "how", "default": "warm", "options": []any{"warm", "dry"}},
 	}}}
@@ -144,15 +193,27 @@ func TestRecipeParametersCancelledOrStillMissing(t *testing.T) {
 		`{"values":{"tone":"dry"}}`:         "recipe still missing required parameters", // submit is the default action
 		`{"action":"submit","values":null}`: "recipe still missing required parameters",
 	} {
-		h, _, lib := gooseHarness(t, newModel(text("x")), optIn, answer, harnessOptions{})
+		h, pc, lib := gooseHarness(t, newModel(text("x")), optIn, answer, harnessOptions{})
+		kept := h.newSession() // a session of the same store, which must stay
+		var storedWhileAsked map[string]int
+		pc.during = func(map[string]any) { storedWhileAsked, _ = gooseStoredSessions(t, h) }
 		_, err := h.newSessionMeta(map[string]any{"recipeId": library.ManifestID(filepath.Join(lib, "greet.yaml"))})
 		re := requestError(t, err)
 		if re.Code != -32602 || !cmp.Equal(re.Data, want) {
 			t.Errorf("%s: %+v, want invalid params with %v", answer, re, want)
 		}
-		// nothing was stored
-		if list, err := h.conn.ListSessions(context.Background(), sdk.ListSessionsRequest{}); err != nil || len(list.Sessions) != 0 {
-			t.Errorf("%s: sessions %+v %v", answer, list, err)
+		// the session the request named was stored, and the failed set-up deleted it (goose's
+		// cleanup): goose reads only the other one, and no message or usage row of it
+		asked, _ := pc.asked[0]["sessionId"].(string)
+		if _, ok := storedWhileAsked[asked]; !ok || asked == string(kept.SessionId) {
+			t.Errorf("%s: the request named %q, stored then: %v", answer, asked, storedWhileAsked)
+		}
+		stored, ledger := gooseStoredSessions(t, h)
+		if !cmp.Equal(stored, map[string]int{string(kept.SessionId): 0}) || ledger != 0 {
+			t.Errorf("%s: goose reads sessions %v and %d usage rows after the failed set-up", answer, stored, ledger)
+		}
+		if _, err := h.conn.Prompt(context.Background(), sdk.PromptRequest{SessionId: sdk.SessionId(asked), Prompt: []sdk.ContentBlock{sdk.TextBlock("hi")}}); err == nil {
+			t.Errorf("%s: the deleted session %s still takes prompts", answer, asked)
 		}
 	}
 }

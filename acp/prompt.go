@@ -98,6 +98,11 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		if el := caps.Elicitation; el != nil && el.Form != nil {
 			pf.ask = a.elicitAsker(runCtx)
 		}
+	} else if loaded, found, err := a.skillPrompt(s.cwd, text); found {
+		if err != nil {
+			return a.reply(s, err.Error())
+		}
+		req.Prompt = loaded // goose sends the skill's text in place of the command
 	}
 	var out agent.Outcome
 	run, err := a.host.Start(runCtx, req, fe)

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -81,19 +82,16 @@ func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 	}
 	var rendered *renderedRecipe
 	if src != nil {
-		// the session is stored once its recipe is rendered, so a cancelled or failed set-up leaves
-		// nothing behind (goose deletes the session it made); the request names the id of a session
-		// kept in memory, and a provisional one otherwise
-		if rendered, err = a.renderSessionRecipe(ctx, src, a.provisionalID(), s.cwd, p.Meta); err != nil {
+		if rendered, err = a.newRecipeSession(ctx, s, src, p.Meta); err != nil {
 			return sdk.NewSessionResponse{}, err
 		}
-		s.useRecipe(rendered, a.host.Provider, s.settings)
-	}
-	if err := a.providerReady(s.provider); err != nil {
-		return sdk.NewSessionResponse{}, err
-	}
-	if err := a.registerSession(ctx, s, "", rendered); err != nil {
-		return sdk.NewSessionResponse{}, err
+	} else {
+		if err := a.providerReady(s.provider); err != nil {
+			return sdk.NewSessionResponse{}, err
+		}
+		if err := a.registerSession(ctx, s, "", ""); err != nil {
+			return sdk.NewSessionResponse{}, err
+		}
 	}
 	go a.advertiseCommands(s)
 	resp := sdk.NewSessionResponse{SessionId: sdk.SessionId(s.id), Modes: s.modeState(), ConfigOptions: s.configOptions()}
@@ -101,6 +99,62 @@ func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 		resp.Meta = rendered.responseMeta(s.cwd)
 	}
 	return resp, nil
+}
+
+// newRecipeSession sets a recipe session up in goose's order: the session is created first (named
+// after the recipe's title), so the parameter request names the id session/new answers with; then the
+// recipe is rendered, its provider checked and it is stored with the session. A set-up that fails
+// after the creation (cancelled, values still missing, no usable provider) deletes the session, as
+// goose's cleanup_failed_new_session does.
+func (a *Agent) newRecipeSession(ctx context.Context, s *acpSession, src *sessionRecipe, meta map[string]any) (*renderedRecipe, error) {
+	if err := a.registerSession(ctx, s, "", strings.TrimSpace(src.recipe.Title)); err != nil {
+		return nil, err
+	}
+	rendered, err := a.renderSessionRecipe(ctx, src, s.id, s.cwd, meta)
+	if err == nil {
+		s.useRecipe(rendered, a.host.Provider, s.settings)
+		err = a.providerReady(s.provider)
+	}
+	if err == nil && s.stored {
+		err = a.storeRecipe(ctx, s, rendered)
+	}
+	if err != nil {
+		a.dropSession(context.WithoutCancel(ctx), s)
+		return nil, err
+	}
+	return rendered, nil
+}
+
+// storeRecipe keeps the rendered recipe and the client's values with the stored session.
+func (a *Agent) storeRecipe(ctx context.Context, s *acpSession, r *renderedRecipe) error {
+	store, err := a.host.Store(s.dataDir)
+	if err == nil {
+		err = store.SetRecipe(ctx, s.id, s.recipe, r.values)
+	}
+	if err != nil {
+		return sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	return nil
+}
+
+// dropSession forgets a session whose set-up failed and deletes it from the store (a failure to
+// delete is logged, as goose logs it).
+func (a *Agent) dropSession(ctx context.Context, s *acpSession) {
+	a.mu.Lock()
+	if a.sessions[s.id] == s {
+		delete(a.sessions, s.id)
+	}
+	a.mu.Unlock()
+	if !s.stored {
+		return
+	}
+	store, err := a.host.Store(s.dataDir)
+	if err == nil {
+		err = store.Delete(ctx, s.id)
+	}
+	if err != nil {
+		slog.Warn("acp: deleting the session of a failed set-up", "session", s.id, "err", err)
+	}
 }
 
 // LoadSession replays a stored session (this one's or one the CLI or the editor made) as updates, then
@@ -127,7 +181,7 @@ func (a *Agent) openSession(ctx context.Context, id, cwd string, servers []sdk.M
 	if err != nil {
 		return nil, err
 	}
-	if err := a.registerSession(ctx, s, id, nil); err != nil {
+	if err := a.registerSession(ctx, s, id, ""); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -157,17 +211,14 @@ func (a *Agent) newSessionState(cwd string, servers []sdk.McpServer, mode agent.
 	return s, nil
 }
 
-// registerSession stores a new session when id is "" (with its recipe, when it has one) and makes it
-// one of the open sessions.
-func (a *Agent) registerSession(ctx context.Context, s *acpSession, id string, rendered *renderedRecipe) error {
+// registerSession stores a new session when id is "" (named name, or after its folder when name is "")
+// and makes it one of the open sessions.
+func (a *Agent) registerSession(ctx context.Context, s *acpSession, id, name string) error {
 	if id == "" {
-		meta := session.Session{Name: "ACP: " + filepath.Base(s.cwd), WorkingDir: s.cwd, GooseMode: string(s.mode)}
-		if rendered != nil {
-			if t := rendered.title(); t != "" {
-				meta.Name = t
-			}
-			meta.Recipe, meta.RecipeValues = s.recipe, rendered.values
+		if name == "" {
+			name = "ACP: " + filepath.Base(s.cwd)
 		}
+		meta := session.Session{Name: name, WorkingDir: s.cwd, GooseMode: string(s.mode)}
 		var err error
 		if id, err = a.createSession(ctx, s.dataDir, meta); err != nil {
 			return sdk.NewInternalError(map[string]any{"error": err.Error()})
@@ -186,13 +237,6 @@ func (a *Agent) registerSession(ctx context.Context, s *acpSession, id string, r
 	s.id = id
 	a.sessions[id] = s
 	return nil
-}
-
-// provisionalID is the id an in-memory session opened now would get.
-func (a *Agent) provisionalID() string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return "acp-" + strconv.Itoa(a.seq+1)
 }
 
 // extensionsFor turns the client's MCP servers into extensions (stdio and streamable HTTP).

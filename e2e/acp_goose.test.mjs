@@ -75,6 +75,7 @@ test("recipes/list, then a recipe session by recipeId: parameters cancelled once
     );
     assert.equal(asked.length, 1);
     assert.equal(asked[0].parameterScopeId, "form-1");
+    assert.match(asked[0].sessionId, /^\d{8}_\d+$/); // a stored session's id: goose creates the session first
     assert.deepEqual(asked[0].parameters, greet.recipe.parameters);
     const none = await ctx.request(methods.agent.session.list, { cwd });
     assert.deepEqual(none.sessions, []);
@@ -83,6 +84,7 @@ test("recipes/list, then a recipe session by recipeId: parameters cancelled once
     const session = await ctx.request(methods.agent.session.new, { cwd, mcpServers: [], _meta: { recipeId: greet.id } });
     assert.equal(asked.length, 2);
     assert.equal(asked[1].parameterScopeId, undefined);
+    assert.equal(asked[1].sessionId, session.sessionId);
     assert.equal(session._meta.recipe.instructions, "You greet Ada in a warm tone.");
     assert.equal(session._meta.recipe.prompt, "Say hello to Ada");
     assert.deepEqual(session._meta.userRecipeValues, { name: "Ada" });

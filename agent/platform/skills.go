@@ -161,6 +161,10 @@ func (s *Skills) Call(_ context.Context, tool string, args json.RawMessage) tool
 	return errorResult("Skill '%s' not found. Did you mean: %s?", name, strings.Join(suggestions, ", "))
 }
 
+// LoadedContext is the text load_skill returns for the skill: goose's loaded_skill_context, with args
+// substituted when not nil (an unmatched quote is ErrUnmatchedQuote).
+func (s *Skill) LoadedContext(args *string) (string, error) { return loadedSkill(s, args) }
+
 // loadedSkill is goose's loaded_skill_context (with arguments applied when given).
 func loadedSkill(sk *Skill, args *string) (string, error) {
 	body := sk.Body

@@ -171,7 +171,17 @@ func skipVCS(path string) bool {
 	return false
 }
 
-// DiscoverSkills finds the skills of folders in order; a name already found is skipped. reader picks
+// DiscoverSkills finds the skills a run in workDir would offer, as the skills extension discovers them
+// (SkillFolders' folders in order, the first of a name kept, the workspace's folders read through an
+// os.Root). home or configDir "" leave their folders out. The workspace handle is closed on return:
+// LoadedContext works on the result, the extension's supporting-file loads do not.
+func DiscoverSkills(workDir, home, configDir string) []*Skill {
+	s := &Skills{WorkDir: workDir, Home: home, ConfigDir: configDir}
+	defer s.Close()
+	return s.Discover()
+}
+
+// discoverSkills finds the skills of folders in order; a name already found is skipped. reader picks
 // how each folder is read.
 func discoverSkills(folders []SkillFolder, readerFor func(dir string) skillReader) []*Skill {
 	var out []*Skill

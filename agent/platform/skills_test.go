@@ -6,6 +6,7 @@ package platform
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -209,5 +210,27 @@ func TestSkillArguments(t *testing.T) {
 	}
 	if _, err := applySkillArguments("$1", `"open`, nil); err == nil {
 		t.Error("an unmatched quote was accepted")
+	}
+}
+
+// DiscoverSkills finds what the extension finds, in the same order, and LoadedContext is load_skill's text.
+func TestDiscoverSkillsIsTheExtensionsDiscovery(t *testing.T) {
+	s, _, _ := skillsFixture(t)
+	defer s.Close()
+	found := DiscoverSkills(s.WorkDir, s.Home, s.ConfigDir)
+	want := s.Discover()
+	if len(found) != len(want) || len(found) < 6 {
+		t.Fatalf("found %d skills, the extension %d", len(found), len(want))
+	}
+	for i, sk := range found {
+		if sk.Name != want[i].Name || sk.Dir != want[i].Dir || sk.Description != want[i].Description {
+			t.Errorf("skill %d: %s in %s, the extension has %s in %s", i, sk.Name, sk.Dir, want[i].Name, want[i].Dir)
+		}
+		args := `Button "old lib" new`
+		text, err := sk.LoadedContext(&args)
+		tool, isErr := load(s, fmt.Sprintf(`{"name":%q,"args":%q}`, sk.Name, args))
+		if err != nil || isErr || text != tool {
+			t.Errorf("%s: LoadedContext %q (%v), load_skill %q", sk.Name, text, err, tool)
+		}
 	}
 }

@@ -245,23 +245,10 @@ func (s *Store) Create(ctx context.Context, sess Session) (string, error) {
 		b, _ := marshalCompact(map[string]any{gooseLSKey: map[string]string{"recipe_path": sess.RecipePath}})
 		ext = string(b)
 	}
-	var values any
-	if len(sess.RecipeValues) > 0 {
-		redacted := map[string]string{}
-		for k, v := range sess.RecipeValues {
-			redacted[k] = s.redact(v)
-		}
-		b, _ := marshalCompact(redacted)
-		values = string(b)
-	}
-	var recipeJSON any
-	if len(sess.Recipe) > 0 {
-		v, err := redactJSON(sess.Recipe, s.redact)
-		if err != nil {
-			return "", fmt.Errorf("sessions: the recipe is not JSON: %w", err)
-		}
-		b, _ := marshalCompact(v)
-		recipeJSON = string(b)
+	values := s.recipeValuesColumn(sess.RecipeValues)
+	recipeJSON, err := s.recipeColumn(sess.Recipe)
+	if err != nil {
+		return "", err
 	}
 	var model any
 	if sess.Model != "" {
@@ -299,6 +286,32 @@ func (s *Store) Create(ctx context.Context, sess Session) (string, error) {
 		}
 	}
 	return id, tx.Commit()
+}
+
+// recipeValuesColumn is user_recipe_values_json: the values redacted, NULL for none.
+func (s *Store) recipeValuesColumn(values map[string]string) any {
+	if len(values) == 0 {
+		return nil
+	}
+	redacted := map[string]string{}
+	for k, v := range values {
+		redacted[k] = s.redact(v)
+	}
+	b, _ := marshalCompact(redacted)
+	return string(b)
+}
+
+// recipeColumn is recipe_json: the recipe redacted, NULL for none.
+func (s *Store) recipeColumn(recipe json.RawMessage) (any, error) {
+	if len(recipe) == 0 {
+		return nil, nil
+	}
+	v, err := redactJSON(recipe, s.redact)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: the recipe is not JSON: %w", err)
+	}
+	b, _ := marshalCompact(v)
+	return string(b), nil
 }
 
 // Append stores one message as goose's add_message does: content_json, metadata_json, message_id

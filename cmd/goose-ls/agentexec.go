@@ -54,10 +54,7 @@ func checkAgentVersion(bin string) error {
 	if err != nil {
 		return fmt.Errorf("%s does not start (%v); reinstall both with: %s", bin, err, version.InstallCommand)
 	}
-	if got, want := strings.TrimSpace(string(out)), version.Line("goose-ls-agent"); got != want {
-		return fmt.Errorf("the goose-ls-agent beside goose-ls is another version (%q; goose-ls expects %q); reinstall both with: %s", got, want, version.InstallCommand)
-	}
-	return nil
+	return version.CompareAgent(strings.TrimSpace(string(out)), version.Line("goose-ls-agent"))
 }
 
 // agentEnv is this process's environment with the agent version goose-ls expects.

@@ -85,8 +85,14 @@ func CheckCaller() error {
 		return nil
 	}
 	os.Unsetenv(callerEnv)
-	if got := Line("goose-ls-agent"); got != want {
-		return fmt.Errorf("the goose-ls-agent beside goose-ls is another version (%q; goose-ls expects %q); reinstall both with: %s", got, want, InstallCommand)
+	return CompareAgent(Line("goose-ls-agent"), want)
+}
+
+// CompareAgent is nil when the agent's version line got is the one goose-ls expects (want), else the
+// one sentence that says so and names the install line.
+func CompareAgent(got, want string) error {
+	if got == want {
+		return nil
 	}
-	return nil
+	return fmt.Errorf("the goose-ls-agent beside goose-ls is another version (%q; goose-ls expects %q); reinstall both with: %s", got, want, InstallCommand)
 }

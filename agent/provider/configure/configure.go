@@ -105,10 +105,7 @@ func ResolveWith(reg *registry.Registry, src Source, s provider.Settings) (provi
 	if name == "" {
 		return provider.Setup{}, fmt.Errorf("no provider configured: set GOOSE_PROVIDER (one of %s) and GOOSE_MODEL in the environment or in goose's config.yaml, or goose_provider in the recipe's settings", strings.Join(known(reg), ", "))
 	}
-	decl, isDecl := reg.Lookup(name)
-	if isDecl && !decl.Custom && isNative(name) {
-		isDecl = false
-	}
+	decl, isDecl := Declarative(reg, name)
 	if !isDecl && !isNative(name) {
 		return provider.Setup{}, unknownProvider(reg, name)
 	}

@@ -13,6 +13,17 @@ import (
 
 func isNative(name string) bool { return slices.Contains(Providers, name) }
 
+// Declarative is the declarative provider name runs as, if it runs as one: goose registers custom
+// providers last, so a custom file replaces a native provider of its name; a built-in declarative file
+// of a native provider's name never does.
+func Declarative(reg *registry.Registry, name string) (*registry.Provider, bool) {
+	decl, ok := reg.Lookup(name)
+	if !ok || (!decl.Custom && isNative(name)) {
+		return nil, false
+	}
+	return decl, true
+}
+
 // known lists every name GOOSE_PROVIDER may take: the native providers and the registry's, sorted.
 func known(reg *registry.Registry) []string {
 	names := append(slices.Clone(Providers), reg.Names()...)

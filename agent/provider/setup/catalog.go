@@ -73,22 +73,21 @@ func (c *Catalog) Choices() []Choice {
 // Lookup returns the provider registered as name (a custom provider replaces a native one of the same
 // name, as goose registers it last; a built-in declarative one never does).
 func (c *Catalog) Lookup(name string) (Choice, bool) {
-	decl, isDecl := c.reg.Lookup(name)
-	native, isNative := configure.Native(name)
-	switch {
-	case isDecl && (decl.Custom || !isNative):
+	if decl, ok := configure.Declarative(c.reg, name); ok {
 		return declarativeChoice(decl), true
-	case isNative:
-		ch := Choice{Name: name, DisplayName: native.DisplayName, Key: native.Key, KeyRequired: native.KeyRequired, native: true}
-		for _, s := range native.Settings {
-			ch.Settings = append(ch.Settings, Setting{Name: s})
-		}
-		if native.DefaultModel != "" {
-			ch.Models = []string{native.DefaultModel}
-		}
-		return ch, true
 	}
-	return Choice{}, false
+	native, ok := configure.Native(name)
+	if !ok {
+		return Choice{}, false
+	}
+	ch := Choice{Name: name, DisplayName: native.DisplayName, Key: native.Key, KeyRequired: native.KeyRequired, native: true}
+	for _, s := range native.Settings {
+		ch.Settings = append(ch.Settings, Setting{Name: s})
+	}
+	if native.DefaultModel != "" {
+		ch.Models = []string{native.DefaultModel}
+	}
+	return ch, true
 }
 
 // declarativeChoice reads a declarative provider: its api_key_env (required unless requires_auth is

@@ -63,6 +63,9 @@ func askConfiguration(ui prompter, out io.Writer, cfg *config.Config, store *sec
 
 	for _, s := range ch.Settings {
 		have, _ := cfg.Get(s.Name)
+		if s.Secret {
+			have, _ = cfg.GetSecret(s.Name) // a secret setting lives where goose keeps secrets
+		}
 		v, err := askRequired(ui, out, s.Name, ch.DisplayName, s.Secret, strings.TrimSpace(have))
 		if err != nil {
 			return nil, err

@@ -6,12 +6,9 @@
 package lsp_test
 
 import (
-	"context"
-	"net"
 	"testing"
 
 	"github.com/goose-ls/goose-ls/internal/testgen"
-	"github.com/goose-ls/goose-ls/lsp"
 )
 
 // edit sends e as one didChange of d and awaits its diagnostics.
@@ -24,22 +21,7 @@ func (w *versionWaiter) edit(b *testing.B, d *benchDoc, e testgen.Edit) {
 }
 
 func BenchmarkServerHeavyEdits(b *testing.B) {
-	dir := b.TempDir()
-	heavy := testgen.HeavyRecipe()
-	heavyPath, err := testgen.WriteHeavy(dir, heavy)
-	if err != nil {
-		b.Fatal(err)
-	}
-	serverEnd, clientEnd := net.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	b.Cleanup(cancel)
-	go lsp.Serve(ctx, serverEnd, lsp.Options{})
-	w := newVersionWaiter(b, clientEnd)
-	if _, err := w.conn.Call(context.Background(), "initialize", map[string]any{"processId": 1, "rootUri": "file://" + dir,
-		"capabilities": map[string]any{}}, nil); err != nil {
-		b.Fatal(err)
-	}
-	w.notify(b, "initialized", map[string]any{})
+	w, _, heavy, heavyPath := startHeavyServer(b)
 	d := w.open(b, "file://"+heavyPath, heavy.Text)
 	// the round's edits, each with the text it applies to (an undo restores the text before its edit)
 	text := heavy.Text

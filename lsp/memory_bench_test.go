@@ -108,12 +108,12 @@ func (w *versionWaiter) keystroke(b *testing.B, d *benchDoc, line int) {
 	w.await(b, d.uri, d.version)
 }
 
-// BenchmarkServerHeavyMemory: one op is one keystroke into the heavy recipe with lspbench's three
-// documents open; retained-KiB is the live heap after the keystrokes (two collections), which with
-// GOGC's doubling sets most of the resident size.
-func BenchmarkServerHeavyMemory(b *testing.B) {
-	dir := b.TempDir()
-	heavy := testgen.HeavyRecipe()
+// startHeavyServer writes the heavy recipe and its sub-recipes to a fresh folder and starts an
+// initialized in-process server whose workspace it is.
+func startHeavyServer(b *testing.B) (w *versionWaiter, dir string, heavy testgen.Heavy, heavyPath string) {
+	b.Helper()
+	dir = b.TempDir()
+	heavy = testgen.HeavyRecipe()
 	heavyPath, err := testgen.WriteHeavy(dir, heavy)
 	if err != nil {
 		b.Fatal(err)
@@ -122,12 +122,20 @@ func BenchmarkServerHeavyMemory(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	b.Cleanup(cancel)
 	go lsp.Serve(ctx, serverEnd, lsp.Options{})
-	w := newVersionWaiter(b, clientEnd)
+	w = newVersionWaiter(b, clientEnd)
 	if _, err := w.conn.Call(context.Background(), "initialize", map[string]any{"processId": 1, "rootUri": "file://" + dir,
 		"capabilities": map[string]any{}}, nil); err != nil {
 		b.Fatal(err)
 	}
 	w.notify(b, "initialized", map[string]any{})
+	return w, dir, heavy, heavyPath
+}
+
+// BenchmarkServerHeavyMemory: one op is one keystroke into the heavy recipe with lspbench's three
+// documents open; retained-KiB is the live heap after the keystrokes (two collections), which with
+// GOGC's doubling sets most of the resident size.
+func BenchmarkServerHeavyMemory(b *testing.B) {
+	w, dir, heavy, heavyPath := startHeavyServer(b)
 	const warmEdits = 200 // lspbench's -n
 	for _, doc := range []struct{ name, text string }{
 		{"small.recipe.yaml", testgen.Recipe(19, 90)}, {"large.recipe.yaml", testgen.Recipe(190, 900)},

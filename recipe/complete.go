@@ -55,7 +55,7 @@ var ProviderNames = []string{
 	"aimlapi", "alibaba", "amp-acp", "anthropic", "atomic_chat", "avian", "aws_bedrock", "azure_openai",
 	"celeris", "cerebras", "chatgpt_codex", "claude-acp", "claude-code", "codex", "codex-acp", "copilot-acp",
 	"cursor-agent", "custom_deepseek", "custom_sakana", "custom_tensorix", "databricks", "databricks_v2",
-	"empiriolabs", "eurouter", "friendli", "futurmix", "gcp_vertex_ai", "gemini-cli", "gemini_oauth",
+	"empiriolabs", "eurouter", "fireworks-ai", "friendli", "futurmix", "gcp_vertex_ai", "gemini-cli", "gemini_oauth",
 	"github_copilot", "google", "groq", "huggingface", "iflytek", "iflytek_astron", "inception", "kimi_code",
 	"litellm", "llama_swap", "lmstudio", "local", "lynkr", "meta", "minimax", "mistral", "moonshot", "nano-gpt",
 	"nearai", "novita", "nvidia", "ollama", "ollama_cloud", "omlx", "openai", "opencode_go", "opencode_zen",

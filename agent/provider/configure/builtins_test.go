@@ -66,6 +66,7 @@ var builtinTarget = map[string]string{
 	"custom_tensorix":   "https://api.tensorix.ai/v1/chat/completions",
 	"empiriolabs":       "https://api.empiriolabs.ai/v1/chat/completions",
 	"eurouter":          "https://api.eurouter.ai/api/v1/chat/completions",
+	"fireworks-ai":      "https://api.fireworks.ai/inference/v1/chat/completions",
 	"friendli":          "https://api.friendli.ai/serverless/v1/chat/completions",
 	"futurmix":          "https://futurmix.ai/v1/chat/completions",
 	"groq":              "https://api.groq.com/openai/v1/chat/completions",

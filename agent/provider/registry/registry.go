@@ -200,7 +200,7 @@ func (r *Registry) Names() []string {
 }
 
 // builtinFileOf names the built-in files whose provider name is not the file's stem (goose's files).
-var builtinFileOf = map[string]string{"custom_deepseek": "deepseek", "tanzu_ai": "tanzu", "custom_tensorix": "tensorix", "custom_sakana": "sakana"}
+var builtinFileOf = map[string]string{"custom_deepseek": "deepseek", "fireworks-ai": "fireworks", "tanzu_ai": "tanzu", "custom_tensorix": "tensorix", "custom_sakana": "sakana"}
 
 // builtin returns the built-in provider name, parsing only its own file.
 func builtin(name string) (*Provider, bool) {

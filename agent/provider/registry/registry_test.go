@@ -24,9 +24,9 @@ type builtinRow struct {
 // newest are the definitions of goose's newest release (goose-today §6.1: the 48 names its
 // expose_declarative_providers! list registers), each read from goose's repository file by file:
 // definitions/ of crates/goose-providers where a copy exists (aaif-goose/goose, its earlier names
-// block/goose and block-open-source/goose, or a plain fork of it), an earlier providers/declarative copy
-// for providers added after 1.38, else goose 1.38's own file (no newer copy is stored). The facts are
-// carried over; descriptions, setup steps and prices are not.
+// block/goose and block-open-source/goose, or a plain fork of it), else an earlier providers/declarative
+// copy; the newest stored copy wins. The facts are carried over; descriptions, setup steps and prices are
+// not.
 var newest = []builtinRow{
 	{"aimlapi", "aimlapi", "openai", "https://api.aimlapi.com/v1", "AIMLAPI_API_KEY", "openai/gpt-5-5", true, "", "", "block/goose@dcfc5816"},
 	{"alibaba", "alibaba", "openai", "https://dashscope-intl.aliyuncs.com/compatible-mode/v1", "DASHSCOPE_API_KEY", "qwen3.8-max", true, "", "", "leanzero-srl/goose-local-edition@31c0860a"},
@@ -36,39 +36,40 @@ var newest = []builtinRow{
 	{"deepseek", "custom_deepseek", "openai", "https://api.deepseek.com", "DEEPSEEK_API_KEY", "deepseek-flash", true, "", "", "aaif-goose/goose@6c646d82"},
 	{"empiriolabs", "empiriolabs", "openai", "https://api.empiriolabs.ai/v1/chat/completions", "EMPIRIOLABS_API_KEY", "qwen3-7-plus", true, "", "", "block/goose@5755efb2 (providers/declarative)"},
 	{"eurouter", "eurouter", "openai", "https://api.eurouter.ai/api/v1", "EUROUTER_API_KEY", "mistral-large-3", true, "", "", "block/goose@ac3a9465"},
+	{"fireworks", "fireworks-ai", "openai", "https://api.fireworks.ai/inference/v1/chat/completions", "FIREWORKS_API_KEY", "accounts/fireworks/models/kimi-k2p7-code", true, "", "", "drcharleskamen-png/goose@1c90bb24"},
 	{"friendli", "friendli", "openai", "https://api.friendli.ai/serverless/v1", "FRIENDLI_API_KEY", "zai-org/GLM-5.2", true, "", "", "block/goose@1358f7ee"},
-	{"futurmix", "futurmix", "openai", "https://futurmix.ai/v1/chat/completions", "FUTURMIX_API_KEY", "claude-sonnet-4-20250514", true, "", "", "goose 1.38"},
+	{"futurmix", "futurmix", "openai", "https://futurmix.ai/v1/chat/completions", "FUTURMIX_API_KEY", "claude-sonnet-4-20250514", true, "", "", "drcharleskamen-png/goose@1c90bb24"},
 	{"groq", "groq", "openai", "https://api.groq.com/openai/v1/chat/completions", "GROQ_API_KEY", "moonshotai/kimi-k2-instruct-0905", true, "", "", "block/goose@3ef1336f"},
 	{"iflytek", "iflytek", "openai", "https://spark-api-open.xf-yun.com/v1", "SPARK_API_PASSWORD", "4.0Ultra", true, "", "", "block/goose@5d3f4940 (providers/declarative)"},
 	{"iflytek_astron", "iflytek_astron", "openai", "${ASTRON_BASE_URL}", "ASTRON_API_KEY", "spark-x2.5", true, "ASTRON_BASE_URL=https://maas-token-api.cn-huabei-1.xf-yun.com/v2", "", "aaif-goose/goose@e7b0afcf"},
-	{"inception", "inception", "openai", "https://api.inceptionlabs.ai", "INCEPTION_API_KEY", "mercury-coder", true, "", "", "goose 1.38"},
-	{"llama_swap", "llama_swap", "openai", "${LLAMA_SWAP_HOST}/v1/chat/completions", "LLAMA_SWAP_API_KEY", "", false, "LLAMA_SWAP_HOST=http://localhost:8080", "", "goose 1.38"},
+	{"inception", "inception", "openai", "https://api.inceptionlabs.ai", "INCEPTION_API_KEY", "mercury-coder", true, "", "", "drcharleskamen-png/goose@1c90bb24"},
+	{"llama_swap", "llama_swap", "openai", "${LLAMA_SWAP_HOST}/v1/chat/completions", "LLAMA_SWAP_API_KEY", "", false, "LLAMA_SWAP_HOST=http://localhost:8080", "", "drcharleskamen-png/goose@1c90bb24"},
 	{"lmstudio", "lmstudio", "openai", "${LMSTUDIO_HOST}/v1/chat/completions", "LMSTUDIO_API_KEY", "", false, "LMSTUDIO_HOST=http://localhost:1234", "", "xrettle/goose@4bb968fa"},
 	{"lynkr", "lynkr", "openai", "${LYNKR_HOST}/v1/chat/completions", "LYNKR_API_KEY", "", false, "LYNKR_HOST=http://localhost:8081", "", "xrettle/goose@5e6b79fb"},
 	{"meta", "meta", "openai", "${META_API_BASE_URL}", "META_API_KEY", "muse-spark-1.2", true, "META_API_BASE_URL=https://api.meta.ai/v1", "", "leanzero-srl/goose-local-edition@83253489"},
 	{"minimax", "minimax", "anthropic", "https://api.minimax.io/anthropic", "MINIMAX_API_KEY", "MiniMax-M3", true, "", "", "drcharleskamen-png/goose@da52c538"},
 	{"mistral", "mistral", "openai", "https://api.mistral.ai/v1/chat/completions", "MISTRAL_API_KEY", "mistral-medium-latest", true, "", "", "xrettle/goose@4bb968fa"},
 	{"moonshot", "moonshot", "openai", "${MOONSHOT_BASE_URL}", "MOONSHOT_API_KEY", "kimi-k2-0711-preview", true, "MOONSHOT_BASE_URL=https://api.moonshot.cn/v1/chat/completions", "", "xrettle/goose@4a3e70c4"},
-	{"nearai", "nearai", "openai", "https://cloud-api.near.ai/v1", "NEARAI_API_KEY", "zai-org/GLM-5.1-FP8", true, "", "", "goose 1.38"},
-	{"novita", "novita", "openai", "https://api.novita.ai/openai/chat/completions", "NOVITA_API_KEY", "moonshotai/kimi-k2.5", true, "", "", "goose 1.38"},
+	{"nearai", "nearai", "openai", "https://cloud-api.near.ai/v1", "NEARAI_API_KEY", "zai-org/GLM-5.2", true, "", "", "drcharleskamen-png/goose@1c90bb24"},
+	{"novita", "novita", "openai", "https://api.novita.ai/openai/chat/completions", "NOVITA_API_KEY", "moonshotai/kimi-k2.5", true, "", "", "drcharleskamen-png/goose@1c90bb24"},
 	{"nvidia", "nvidia", "openai", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", "nvidia/nemotron-3-ultra-550b-a55b", true, "", "", "block/goose@50ff5f50"},
 	{"ollama_cloud", "ollama_cloud", "openai", "https://ollama.com/v1/chat/completions", "OLLAMA_CLOUD_API_KEY", "", true, "", "", "block/goose@1f332ca5"},
-	{"omlx", "omlx", "openai", "${OMLX_HOST}/v1/chat/completions", "OMLX_API_KEY", "", false, "OMLX_HOST=http://localhost:8000", "", "goose 1.38"},
+	{"omlx", "omlx", "openai", "${OMLX_HOST}/v1/chat/completions", "OMLX_API_KEY", "", false, "OMLX_HOST=http://localhost:8000", "", "drcharleskamen-png/goose@1c90bb24"},
 	{"opencode_go", "opencode_go", "openai", "https://opencode.ai/zen/go", "OPENCODE_API_KEY", "kimi-k2.6", true, "", "", "aaif-goose/goose@d9b9ab6c"},
 	{"opencode_zen", "opencode_zen", "openai", "https://opencode.ai/zen/v1", "OPENCODE_API_KEY", "kimi-k3", true, "", "", "block-open-source/goose@84bd651a"},
 	{"opper", "opper", "openai", "https://api.opper.ai/v3/compat/chat/completions", "OPPER_API_KEY", "anthropic/claude-opus-5", true, "", "", "block-open-source/goose@00520d31"},
 	{"orcarouter", "orcarouter", "openai", "https://api.orcarouter.ai/v1", "ORCAROUTER_API_KEY", "anthropic/claude-sonnet-4.6", true, "", "", "devinplauche/goose-private@9d942e06"},
-	{"ovhcloud", "ovhcloud", "openai", "https://oai.endpoints.kepler.ai.cloud.ovh.net/v1/chat/completions", "OVHCLOUD_API_KEY", "Qwen3-32B", true, "", "", "goose 1.38"},
+	{"ovhcloud", "ovhcloud", "openai", "https://oai.endpoints.kepler.ai.cloud.ovh.net/v1/chat/completions", "OVHCLOUD_API_KEY", "Qwen3-32B", true, "", "", "drcharleskamen-png/goose@1c90bb24"},
 	{"perplexity", "perplexity", "openai", "https://api.perplexity.ai", "PERPLEXITY_API_KEY", "sonar", true, "", "", "iilish/goose@b4b3c880"},
 	{"pleumrouter", "pleumrouter", "openai", "https://router.pleum.ai/v1", "PLEUMROUTER_API_KEY", "deepseek-v4-pro", true, "", "", "xrettle/goose@e43f2be9"},
 	{"routstr", "routstr", "openai", "${ROUTSTR_HOST}/v1", "ROUTSTR_API_KEY", "claude-opus-4.7", true, "ROUTSTR_HOST=https://api.routstr.com", "", "devinplauche/goose-private@9d942e06"},
 	{"sakana", "custom_sakana", "openai", "https://api.sakana.ai/v1", "SAKANA_API_KEY", "fugu", true, "", "", "kojiromike/goose@a78f40a2"},
 	{"saladcloud", "saladcloud", "openai", "https://ai.salad.cloud/v1/chat/completions", "SALAD_CLOUD_API_KEY", "qwen3.6-35b-a3b", true, "", "", "block-open-source/goose@177d74af"},
 	{"saygm", "saygm", "openai", "https://api.saygm.com/v1", "SAYGM_API_KEY", "Nemotron-3-Nano-Omni-30B-TEE", true, "", "", "block/goose@6af8ecc6"},
-	{"scaleway", "scaleway", "openai", "https://api.scaleway.ai/v1/chat/completions", "SCW_SECRET_KEY", "qwen/qwen3.5-397b-a17b", true, "", "", "goose 1.38"},
-	{"tanzu", "tanzu_ai", "openai", "${TANZU_AI_ENDPOINT}/openai/v1/chat/completions", "TANZU_AI_API_KEY", "openai/gpt-oss-120b", true, "TANZU_AI_ENDPOINT=req TANZU_AI_STREAMING=true", "", "goose 1.38"},
-	{"tensorix", "custom_tensorix", "openai", "https://api.tensorix.ai/v1", "TENSORIX_API_KEY", "z-ai/glm-5", true, "", "", "goose 1.38"},
-	{"together", "together", "openai", "https://api.together.xyz/v1", "TOGETHER_API_KEY", "meta-llama/Llama-3.3-70B-Instruct-Turbo", true, "", "", "goose 1.38"},
+	{"scaleway", "scaleway", "openai", "https://api.scaleway.ai/v1/chat/completions", "SCW_SECRET_KEY", "qwen/qwen3.5-397b-a17b", true, "", "", "drcharleskamen-png/goose@1c90bb24"},
+	{"tanzu", "tanzu_ai", "openai", "${TANZU_AI_ENDPOINT}/openai/v1/chat/completions", "TANZU_AI_API_KEY", "openai/gpt-oss-120b", true, "TANZU_AI_ENDPOINT=req TANZU_AI_STREAMING=true", "", "drcharleskamen-png/goose@1c90bb24"},
+	{"tensorix", "custom_tensorix", "openai", "https://api.tensorix.ai/v1", "TENSORIX_API_KEY", "z-ai/glm-5", true, "", "", "drcharleskamen-png/goose@1c90bb24"},
+	{"together", "together", "openai", "https://api.together.xyz/v1", "TOGETHER_API_KEY", "meta-llama/Llama-3.3-70B-Instruct-Turbo", true, "", "", "drcharleskamen-png/goose@1c90bb24"},
 	{"trustedrouter", "trustedrouter", "openai", "https://api.trustedrouter.com/v1", "TRUSTEDROUTER_API_KEY", "trustedrouter/auto", true, "", "", "block-open-source/goose@cdb960a9"},
 	{"venice", "venice", "openai", "https://api.venice.ai/api/v1/chat/completions", "VENICE_API_KEY", "llama-3.3-70b", true, "", "chat_completions", "aaif-goose/goose@0e9b38f9"},
 	{"vercel_ai_gateway", "vercel_ai_gateway", "openai", "https://ai-gateway.vercel.sh/v1/chat/completions", "AI_GATEWAY_API_KEY", "anthropic/claude-sonnet-4.6", true, "", "", "block/goose@165e596d"},
@@ -76,10 +77,6 @@ var newest = []builtinRow{
 	{"zai_coding_plan", "zai_coding_plan", "openai", "https://api.z.ai/api/coding/paas/v4", "ZAI_CODING_PLAN_API_KEY", "glm-5.3", true, "", "", "aaif-goose/goose@85a6f8e7"},
 	{"zhipu", "zhipu", "openai", "${ZHIPU_BASE_URL}", "ZHIPU_API_KEY", "glm-4.5", true, "ZHIPU_BASE_URL=https://open.bigmodel.cn/api/paas/v4", "", "block/goose@3b3f4e87"},
 }
-
-// notBuilt are names of goose's list whose definition could not be read anywhere: not embedded rather
-// than guessed.
-var notBuilt = map[string]string{"fireworks": "no copy of definitions/fireworks.json is stored in any repository"}
 
 // gooseList is goose's expose_declarative_providers! list (the file names), newest release.
 var gooseList = []string{"aimlapi", "alibaba", "atomic_chat", "celeris", "cerebras", "deepseek", "empiriolabs", "eurouter",
@@ -102,7 +99,7 @@ func rowOf(file string, p *Provider) builtinRow {
 }
 
 // TestBuiltinsAreGoosesNewestRelease: every embedded file parses into the facts of its definition, and
-// the files are goose's list less the definitions that could not be read.
+// the files are goose's list.
 func TestBuiltinsAreGoosesNewestRelease(t *testing.T) {
 	entries, err := builtinFiles.ReadDir("builtin")
 	if err != nil {
@@ -141,13 +138,7 @@ func TestBuiltinsAreGoosesNewestRelease(t *testing.T) {
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(builtinRow{})); diff != "" {
 		t.Errorf("built-ins differ from goose's definitions (-definitions +embedded):\n%s", diff)
 	}
-	var expected []string
-	for _, name := range gooseList {
-		if notBuilt[name] == "" {
-			expected = append(expected, name)
-		}
-	}
-	if diff := cmp.Diff(expected, files); diff != "" {
+	if diff := cmp.Diff(gooseList, files); diff != "" {
 		t.Errorf("embedded files differ from goose's list (-goose +embedded):\n%s", diff)
 	}
 	if len(gooseList) != 48 {

@@ -74,7 +74,7 @@ func (r *run) compact(ctx context.Context) error {
 	if budget := limit * 3; len(text) > budget {
 		text = text[:budget/2] + "\n[... middle of the conversation omitted ...]\n" + text[len(text)-budget/2:]
 	}
-	resp, err := r.cfg.Provider.Stream(ctx, provider.Request{
+	resp, err := r.cfg.Provider.Stream(r.inSession(ctx), provider.Request{
 		Model: r.cfg.Model, System: compactionPrompt,
 		Messages: []provider.Message{{Role: provider.User, Text: "Summarise this conversation:\n\n" + text}},
 	}, func(provider.Delta) {})

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/goose-ls/goose-ls/agent/provider"
+	"github.com/goose-ls/goose-ls/agent/sessionctx"
 	"github.com/goose-ls/goose-ls/agent/tools"
 )
 
@@ -68,6 +69,9 @@ type Config struct {
 	OffloadDir string
 	// Now is the clock of the per-turn context (nil: time.Now).
 	Now func() time.Time
+	// SessionID is the stored session's id, "" before it exists (nil: the run is not stored). goose names
+	// it to the provider on each request and to extensions on each call.
+	SessionID func() string
 }
 
 // Outcome is the end of a run.
@@ -88,6 +92,14 @@ type run struct {
 	text     *RedactStream // the reply being streamed: a secret may be split across deltas
 	// lastUsage is the latest model call's usage (the per-turn context's "Context:" line)
 	lastUsage provider.Usage
+}
+
+// inSession tags ctx with the run's session, for the provider's header and the extensions' _meta.
+func (r *run) inSession(ctx context.Context) context.Context {
+	if r.cfg.SessionID == nil {
+		return ctx
+	}
+	return sessionctx.WithSession(ctx, r.cfg.SessionID())
 }
 
 // emit is the one place events leave the run: each is redacted before any subscriber sees it.
@@ -200,7 +212,7 @@ func Run(ctx context.Context, cfg Config, history []provider.Message, userText s
 		}
 		messages := withTurnContext(r.msgs, r.turnContext(cfg.Now()))
 		req := provider.Request{Model: cfg.Model, System: system, Messages: messages, Tools: toolDefs, Temperature: cfg.Temperature, MaxTokens: cfg.MaxTokens}
-		resp, err := cfg.Provider.Stream(ctx, req, func(d provider.Delta) {
+		resp, err := cfg.Provider.Stream(r.inSession(ctx), req, func(d provider.Delta) {
 			if d.Text != "" {
 				r.streamText(d.Text)
 			}
@@ -373,7 +385,7 @@ func (r *run) callTool(ctx context.Context, call provider.ToolCall) (res tools.R
 			res = tools.Result{Text: fmt.Sprintf("tool %s failed: %v", call.Name, p), IsError: true}
 		}
 	}()
-	res = r.cfg.Tools.Call(ctx, call.Name, call.Arguments)
+	res = r.cfg.Tools.Call(sessionctx.WithToolCall(r.inSession(ctx), call.ID), call.Name, call.Arguments)
 	if res.IsError && ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		res.Text = "Interrupted by the user to make a correction"
 	}

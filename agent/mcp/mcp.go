@@ -21,6 +21,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/goose-ls/goose-ls/agent/proc"
+	"github.com/goose-ls/goose-ls/agent/sessionctx"
 	"github.com/goose-ls/goose-ls/agent/tools"
 )
 
@@ -149,7 +150,9 @@ func (cl *Client) initialize(ctx context.Context) error {
 		return fmt.Errorf("initialize: %w", err)
 	}
 	cl.instructions = res.Instructions
-	list, err := cl.c.ListTools(ctx, mcp.ListToolsRequest{})
+	listReq := mcp.ListToolsRequest{}
+	listReq.Params.Meta = cl.meta(ctx, false)
+	list, err := cl.c.ListTools(ctx, listReq)
 	if err != nil {
 		return fmt.Errorf("tools/list: %w", err)
 	}
@@ -200,6 +203,7 @@ func (cl *Client) Call(ctx context.Context, tool string, args json.RawMessage) t
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool
 	req.Params.Arguments = arguments
+	req.Params.Meta = cl.meta(ctx, true)
 	res, err := cl.c.CallTool(ctx, req)
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -208,6 +212,25 @@ func (cl *Client) Call(ctx context.Context, tool string, args json.RawMessage) t
 		return tools.Result{Text: err.Error(), IsError: true}
 	}
 	return tools.Result{Text: resultText(res), IsError: res.IsError}
+}
+
+// meta is the _meta goose puts on each extension request: the session (once it exists), the working
+// folder and, on a call, the id of the model's tool call it serves.
+func (cl *Client) meta(ctx context.Context, call bool) *mcp.Meta {
+	fields := map[string]any{}
+	if id := sessionctx.Session(ctx); id != "" {
+		fields[sessionctx.MetaSession] = id
+	}
+	if cl.cfg.WorkDir != "" {
+		fields[sessionctx.MetaWorkingDir] = cl.cfg.WorkDir
+	}
+	if id := sessionctx.ToolCall(ctx); call && id != "" {
+		fields[sessionctx.MetaToolCall] = id
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	return &mcp.Meta{AdditionalFields: fields}
 }
 
 // resultText joins the blocks meant for the model (no audience, or one that includes the assistant).

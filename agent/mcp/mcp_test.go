@@ -9,9 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/goose-ls/goose-ls/agent/sessionctx"
 )
 
 var serverBin string
@@ -47,7 +50,7 @@ func TestStdio(t *testing.T) {
 	for _, s := range c.Tools() {
 		names = append(names, s.Name)
 	}
-	if strings.Join(names, ",") != "add,echo,env,fail,slow" && strings.Join(names, ",") != "echo,env,add,slow,fail" {
+	if strings.Join(names, ",") != "add,echo,env,fail,meta,slow" && strings.Join(names, ",") != "echo,env,add,slow,meta,fail" {
 		t.Errorf("tools %v", names)
 	}
 	if c.Instructions() != "Test server: echo things back." {
@@ -175,7 +178,39 @@ func TestStreamableHTTP(t *testing.T) {
 	if got, isErr := call(t, c, "add", `{"a": 40, "b": 2}`); got != "42" || isErr {
 		t.Errorf("add %q %v", got, isErr)
 	}
-	if len(c.Tools()) != 5 {
+	if len(c.Tools()) != 6 {
 		t.Errorf("%d tools", len(c.Tools()))
+	}
+}
+
+// A call carries goose's _meta: the session, the working folder and the model's tool call id; outside a
+// session only the folder. (mcp-go adds its own io.modelcontextprotocol/ fields beside them.)
+func TestCallCarriesGoosesMeta(t *testing.T) {
+	work := t.TempDir()
+	c, err := Start(context.Background(), Config{Name: "test", Type: "stdio", Cmd: serverBin, WorkDir: work, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	gooseMeta := func(ctx context.Context) map[string]any {
+		res := c.Call(ctx, "meta", json.RawMessage(`{}`))
+		var all map[string]any
+		if res.IsError || json.Unmarshal([]byte(res.Text), &all) != nil {
+			t.Fatalf("meta: %+v", res)
+		}
+		for k := range all {
+			if !strings.HasPrefix(k, "agent-") {
+				delete(all, k)
+			}
+		}
+		return all
+	}
+	ctx := sessionctx.WithToolCall(sessionctx.WithSession(context.Background(), "20261128_3"), "call_0_0")
+	want := map[string]any{"agent-session-id": "20261128_3", "agent-working-dir": work, "agent-tool-call-request-id": "call_0_0"}
+	if got := gooseMeta(ctx); !reflect.DeepEqual(got, want) {
+		t.Errorf("_meta %v, want %v", got, want)
+	}
+	if got := gooseMeta(context.Background()); !reflect.DeepEqual(got, map[string]any{"agent-working-dir": work}) {
+		t.Errorf("outside a session: %v", got)
 	}
 }

@@ -1,9 +1,10 @@
 // Command testserver is the MCP server the agent's tests start as a real subprocess (stdio) or HTTP
-// server (streamable HTTP): echo, env, add, slow and fail tools; it can flood stderr or hang at start.
+// server (streamable HTTP): echo, env, add, slow, meta and fail tools; it can flood stderr or hang at start.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
@@ -59,6 +60,18 @@ func main() {
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
+		})
+	s.AddTool(mcp.NewTool("meta", mcp.WithDescription("Show the request's _meta fields")),
+		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			fields := map[string]any{}
+			if m := req.Params.Meta; m != nil {
+				fields = m.AdditionalFields
+			}
+			b, err := json.Marshal(fields)
+			if err != nil {
+				return nil, err
+			}
+			return mcp.NewToolResultText(string(b)), nil
 		})
 	s.AddTool(mcp.NewTool("fail", mcp.WithDescription("Always fails")),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -15,6 +15,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/goose-ls/goose-ls/agent/provider"
+	"github.com/goose-ls/goose-ls/agent/sessionctx"
 )
 
 // DefaultMaxTokens is sent when the run sets none (the API requires max_tokens).
@@ -28,6 +29,8 @@ type Config struct {
 	Headers    map[string]string
 	Timeout    time.Duration
 	HTTPClient *http.Client
+	// SessionHeader names the header that carries the run's session id ("": agent-session-id).
+	SessionHeader string
 }
 
 // Provider talks to the messages API.
@@ -52,6 +55,10 @@ func New(cfg Config) *Provider {
 	for k, v := range cfg.Headers {
 		opts = append(opts, option.WithHeader(k, v))
 	}
+	opts = append(opts, option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		sessionctx.SetHeader(r, cfg.SessionHeader)
+		return next(r)
+	}))
 	name := cfg.Name
 	if name == "" {
 		name = "anthropic"

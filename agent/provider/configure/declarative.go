@@ -95,6 +95,10 @@ func declarative(p *registry.Provider, model string, read reader, r *provider.Se
 		}
 	}
 	stream := streaming(p, read.param)
+	sessionHeader := ""
+	if p.SessionIDHeader != nil {
+		sessionHeader = *p.SessionIDHeader
+	}
 	switch p.Engine {
 	case registry.EngineAnthropic:
 		if err := p.ValidateAuth(); err != nil {
@@ -115,7 +119,7 @@ func declarative(p *registry.Provider, model string, read reader, r *provider.Se
 		}
 		r.Secrets = appendSecret(r.Secrets, key)
 		return anthropic.New(anthropic.Config{Name: p.Name, BaseURL: base, APIKey: key, Headers: headers, Timeout: timeout,
-			HTTPClient: authClient(p, "x-api-key", "", r)}), nil
+			HTTPClient: authClient(p, "x-api-key", "", r), SessionHeader: sessionHeader}), nil
 	case registry.EngineOllama:
 		if !stream {
 			return nil, fmt.Errorf("Ollama provider does not support non-streaming mode. All Ollama models support streaming. Please remove 'supports_streaming: false' from your provider configuration.")
@@ -127,7 +131,7 @@ func declarative(p *registry.Provider, model string, read reader, r *provider.Se
 		// goose's ollama engine sends no key (an auth command's credential only); it posts to
 		// v1/chat/completions under the base URL
 		return openai.New(openai.Config{Name: p.Name, BaseURL: u + "v1/", Headers: headers, Timeout: timeout, IncludeUsage: true,
-			HTTPClient: authClient(p, "Authorization", "Bearer ", r)}), nil
+			HTTPClient: authClient(p, "Authorization", "Bearer ", r), SessionHeader: sessionHeader}), nil
 	}
 	if err := p.ValidateAuth(); err != nil {
 		return nil, err
@@ -150,7 +154,8 @@ func declarative(p *registry.Provider, model string, read reader, r *provider.Se
 	}
 	responses, path := openai.Route(p.Name, model, basePath, string(p.ModelWireAPI(model)))
 	return openai.New(openai.Config{Name: p.Name, BaseURL: hostOnly(u), Path: path, APIKey: key, Headers: headers,
-		Timeout: timeout, IncludeUsage: true, Responses: responses, NoStream: !stream, HTTPClient: authClient(p, "Authorization", "Bearer ", r)}), nil
+		Timeout: timeout, IncludeUsage: true, Responses: responses, NoStream: !stream, HTTPClient: authClient(p, "Authorization", "Bearer ", r),
+		SessionHeader: sessionHeader}), nil
 }
 
 // declarativeTransport carries a declarative provider's requests; nil is net/http's default. The

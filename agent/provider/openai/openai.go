@@ -17,6 +17,7 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/goose-ls/goose-ls/agent/provider"
+	"github.com/goose-ls/goose-ls/agent/sessionctx"
 )
 
 // Config selects the endpoint.
@@ -42,6 +43,8 @@ type Config struct {
 	NoStream bool
 	// Query parameters added to every request (goose keeps OPENAI_BASE_URL's query).
 	Query url.Values
+	// SessionHeader names the header that carries the run's session id ("": agent-session-id).
+	SessionHeader string
 }
 
 // Provider talks to one chat-completions or Responses endpoint.
@@ -85,6 +88,10 @@ func New(cfg Config) *Provider {
 			opts = append(opts, option.WithQueryAdd(k, v))
 		}
 	}
+	opts = append(opts, option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		sessionctx.SetHeader(r, cfg.SessionHeader)
+		return next(r)
+	}))
 	if cfg.Path != "" {
 		path := "/" + strings.TrimLeft(cfg.Path, "/")
 		opts = append(opts, option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {

@@ -59,7 +59,11 @@ func startExtensions(ctx context.Context, doc *Doc, opts *RunOptions, env *runEn
 			opts.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("extension %s: type %q is not supported by goose-ls; running without it", e.Name, e.Type)})
 			continue
 		}
-		cfg := mcpConfig(e, opts)
+		cfg, err := mcpConfig(e, opts)
+		if err != nil {
+			opts.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("extension %s: %v; running without it", e.Name, err)})
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -143,8 +147,9 @@ func developerMount(opts *RunOptions, available []string) Mount {
 }
 
 // mcpConfig is an MCP server's configuration: the declared envs (goose's deny-list applied) and env_keys,
-// every value registered with the redactor.
-func mcpConfig(e ExtensionDoc, opts *RunOptions) mcp.Config {
+// every value registered with the redactor, and the folder a stdio server runs in: its cwd with those
+// variables substituted (relative: in the workspace), which must stay inside the workspace.
+func mcpConfig(e ExtensionDoc, opts *RunOptions) (mcp.Config, error) {
 	env := map[string]string{}
 	for k, v := range e.Envs {
 		if !deniedEnv(k) {
@@ -160,6 +165,14 @@ func mcpConfig(e ExtensionDoc, opts *RunOptions) mcp.Config {
 			opts.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("extension %s: env_keys %s is not set", e.Name, k)})
 		}
 	}
-	return mcp.Config{Name: e.Name, Type: e.Type, Cmd: e.Cmd, Args: e.Args, Env: env, WorkDir: opts.Workspace.Root(),
-		URI: e.URI, Headers: e.Headers, Timeout: time.Duration(e.Timeout) * time.Second, Redact: opts.Redactor.Redact}
+	dir := opts.Workspace.Root()
+	if e.Type == "stdio" && e.Cwd != "" {
+		cwd, err := resolveDirInside(dir, mcp.SubstituteEnv(e.Cwd, env), "cwd", "the workspace")
+		if err != nil {
+			return mcp.Config{}, err
+		}
+		dir = cwd
+	}
+	return mcp.Config{Name: e.Name, Type: e.Type, Cmd: e.Cmd, Args: e.Args, Env: env, WorkDir: dir,
+		URI: e.URI, Headers: e.Headers, Timeout: time.Duration(e.Timeout) * time.Second, Redact: opts.Redactor.Redact}, nil
 }

@@ -72,6 +72,8 @@ type ExtensionDoc struct {
 	Headers        map[string]string `yaml:"headers"`
 	Timeout        int               `yaml:"timeout"`
 	AvailableTools []string          `yaml:"available_tools"`
+	// Cwd is a stdio server's folder (goose 1.39+), with its envs substituted; "" is the workspace.
+	Cwd string `yaml:"cwd"`
 }
 
 // SubRecipeDoc is one sub_recipes entry.

@@ -370,6 +370,12 @@ func filterExtensions(enabled []ExtensionDoc, filter *[]string) []ExtensionDoc {
 
 // resolveWorkingDir is goose's: relative to the parent's folder, existing, inside it, a folder.
 func resolveWorkingDir(parent, requested string) (string, error) {
+	return resolveDirInside(parent, requested, "working_dir", "the parent session directory")
+}
+
+// resolveDirInside resolves requested (relative: against parent) to a canonical folder inside parent;
+// what names the setting and where the folder it must stay in, in the error.
+func resolveDirInside(parent, requested, what, where string) (string, error) {
 	p := requested
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(parent, p)
@@ -379,17 +385,17 @@ func resolveWorkingDir(parent, requested string) (string, error) {
 		canonical, err = filepath.Abs(canonical)
 	}
 	if err != nil {
-		return "", fmt.Errorf("working_dir '%s' could not be resolved: %v", requested, err)
+		return "", fmt.Errorf("%s '%s' could not be resolved: %v", what, requested, err)
 	}
 	parentCanonical, err := filepath.EvalSymlinks(parent)
 	if err != nil {
 		parentCanonical = parent
 	}
 	if rel, err := filepath.Rel(parentCanonical, canonical); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", fmt.Errorf("working_dir '%s' is outside the parent session directory", requested)
+		return "", fmt.Errorf("%s '%s' is outside %s", what, requested, where)
 	}
 	if fi, err := os.Stat(canonical); err != nil || !fi.IsDir() {
-		return "", fmt.Errorf("working_dir '%s' is not a directory", requested)
+		return "", fmt.Errorf("%s '%s' is not a directory", what, requested)
 	}
 	return canonical, nil
 }

@@ -131,9 +131,9 @@ func (cl *Client) startHTTP(ctx context.Context) error {
 	}
 	headers := map[string]string{}
 	for k, v := range cl.cfg.Headers {
-		headers[k] = os.Expand(v, func(name string) string { return cl.cfg.Env[name] })
+		headers[k] = SubstituteEnv(v, cl.cfg.Env)
 	}
-	c, err := client.NewStreamableHttpClient(cl.cfg.URI, transport.WithHTTPHeaders(headers), transport.WithHTTPTimeout(cl.cfg.Timeout))
+	c, err := client.NewStreamableHttpClient(SubstituteEnv(cl.cfg.URI, cl.cfg.Env), transport.WithHTTPHeaders(headers), transport.WithHTTPTimeout(cl.cfg.Timeout))
 	if err != nil {
 		return err
 	}

@@ -50,7 +50,7 @@ func TestStdio(t *testing.T) {
 	for _, s := range c.Tools() {
 		names = append(names, s.Name)
 	}
-	if strings.Join(names, ",") != "add,echo,env,fail,meta,slow" && strings.Join(names, ",") != "echo,env,add,slow,meta,fail" {
+	if strings.Join(names, ",") != "add,echo,env,fail,meta,pwd,slow" && strings.Join(names, ",") != "echo,env,add,slow,meta,pwd,fail" {
 		t.Errorf("tools %v", names)
 	}
 	if c.Instructions() != "Test server: echo things back." {
@@ -168,9 +168,12 @@ func startHTTPServer(t *testing.T) string {
 	return strings.TrimSpace(line)
 }
 
+// The uri and headers take the extension's variables as goose substitutes them.
 func TestStreamableHTTP(t *testing.T) {
 	url := startHTTPServer(t)
-	c, err := Start(context.Background(), Config{Name: "remote", Type: "streamable_http", URI: url, Headers: map[string]string{"Authorization": "Bearer ${TOKEN}"}, Env: map[string]string{"TOKEN": "t0k"}, Timeout: 10 * time.Second})
+	host := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp")
+	c, err := Start(context.Background(), Config{Name: "remote", Type: "streamable_http", URI: "http://${ MCP_HOST }/mcp",
+		Headers: map[string]string{"Authorization": "Bearer ${TOKEN}"}, Env: map[string]string{"TOKEN": "t0k", "MCP_HOST": host}, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +181,7 @@ func TestStreamableHTTP(t *testing.T) {
 	if got, isErr := call(t, c, "add", `{"a": 40, "b": 2}`); got != "42" || isErr {
 		t.Errorf("add %q %v", got, isErr)
 	}
-	if len(c.Tools()) != 6 {
+	if len(c.Tools()) != 7 {
 		t.Errorf("%d tools", len(c.Tools()))
 	}
 }

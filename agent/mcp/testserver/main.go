@@ -1,5 +1,5 @@
 // Command testserver is the MCP server the agent's tests start as a real subprocess (stdio) or HTTP
-// server (streamable HTTP): echo, env, add, slow, meta and fail tools; it can flood stderr or hang at start.
+// server (streamable HTTP): echo, env, add, slow, meta, pwd and fail tools; it can flood stderr or hang at start.
 package main
 
 import (
@@ -72,6 +72,14 @@ func main() {
 				return nil, err
 			}
 			return mcp.NewToolResultText(string(b)), nil
+		})
+	s.AddTool(mcp.NewTool("pwd", mcp.WithDescription("Show the folder the server runs in")),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			dir, err := os.Getwd()
+			if err != nil {
+				return nil, err
+			}
+			return mcp.NewToolResultText(dir), nil
 		})
 	s.AddTool(mcp.NewTool("fail", mcp.WithDescription("Always fails")),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -75,7 +75,7 @@ func (r *run) compact(ctx context.Context) error {
 		text = text[:budget/2] + "\n[... middle of the conversation omitted ...]\n" + text[len(text)-budget/2:]
 	}
 	resp, err := r.cfg.Provider.Stream(r.inSession(ctx), provider.Request{
-		Model: r.cfg.Model, System: compactionPrompt,
+		Model: r.cfg.Model, System: compactionPrompt, ThinkingEffort: r.cfg.ThinkingEffort,
 		Messages: []provider.Message{{Role: provider.User, Text: "Summarise this conversation:\n\n" + text}},
 	}, func(provider.Delta) {})
 	if err != nil {

@@ -41,14 +41,16 @@ type Config struct {
 	Model       string
 	Temperature *float64
 	MaxTokens   int
-	System      string
-	Tools       *Toolbox
-	Mode        Mode
-	Approver    Approver // nil: calls that need approval are declined
-	Permissions *Permissions
-	MaxTurns    int
-	FinalOutput *FinalOutput
-	Retry       *Retry
+	// ThinkingEffort is goose's configured thinking effort for every request (provider.ThinkingEffortSetting).
+	ThinkingEffort string
+	System         string
+	Tools          *Toolbox
+	Mode           Mode
+	Approver       Approver // nil: calls that need approval are declined
+	Permissions    *Permissions
+	MaxTurns       int
+	FinalOutput    *FinalOutput
+	Retry          *Retry
 	// ContextLimit is the model's context in tokens; CompactThreshold the fraction that triggers
 	// compaction (0: 0.8; ≥1 or <0: never).
 	ContextLimit     int
@@ -211,7 +213,8 @@ func Run(ctx context.Context, cfg Config, history []provider.Message, userText s
 			}
 		}
 		messages := withTurnContext(r.msgs, r.turnContext(cfg.Now()))
-		req := provider.Request{Model: cfg.Model, System: system, Messages: messages, Tools: toolDefs, Temperature: cfg.Temperature, MaxTokens: cfg.MaxTokens}
+		req := provider.Request{Model: cfg.Model, System: system, Messages: messages, Tools: toolDefs, Temperature: cfg.Temperature,
+			MaxTokens: cfg.MaxTokens, ThinkingEffort: cfg.ThinkingEffort}
 		resp, err := cfg.Provider.Stream(r.inSession(ctx), req, func(d provider.Delta) {
 			if d.Text != "" {
 				r.streamText(d.Text)

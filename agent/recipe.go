@@ -358,6 +358,7 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 	if rec, ok := opts.Recorder.(interface{ SessionID() string }); ok {
 		cfg.SessionID = rec.SessionID
 	}
+	cfg.ThinkingEffort = provider.ThinkingEffortSetting(opts.lookup)
 	if v, ok := opts.lookup("GOOSE_MAX_TOOL_RESPONSE_SIZE"); ok { // environment first, then config.yaml
 		if n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 31); err == nil && n > 0 {
 			cfg.MaxToolResponseSize = int(n)

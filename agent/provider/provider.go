@@ -54,6 +54,8 @@ type Request struct {
 	Tools       []Tool
 	Temperature *float64
 	MaxTokens   int
+	// ThinkingEffort is goose's configured thinking effort (ParseThinkingEffort's form), "" when none is.
+	ThinkingEffort string
 }
 
 // Usage counts the tokens of one model call. InputTokens counts every prompt token, those read from or

@@ -50,3 +50,17 @@ func TestRunNamesItsSessionToProviderAndExtensions(t *testing.T) {
 		t.Errorf("extension _meta %v (session %s, folder %s)", meta, id, work)
 	}
 }
+
+// goose's thinking effort setting reaches a reasoning model's request.
+func TestRunSendsTheConfiguredThinkingEffort(t *testing.T) {
+	srv := wiretest.OpenAIResponses(wiretest.Replies(wiretest.Reply{Text: "Thought about it."}))
+	defer srv.Close()
+	r := runGoose(t, srv, []string{"GOOSE_MODEL=gpt-5-mini", "GOOSE_THINKING_EFFORT=low"}, "--text", "think")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	reasoning, _ := srv.Requests()[0]["reasoning"].(map[string]any)
+	if reasoning["effort"] != "low" {
+		t.Errorf("reasoning %v", srv.Requests()[0]["reasoning"])
+	}
+}

@@ -204,7 +204,7 @@ func ResolveWith(reg *registry.Registry, src Source, s provider.Settings) (provi
 			return r, err
 		}
 		p = openai.New(openai.Config{Name: name, BaseURL: strings.TrimRight(val("OPENROUTER_HOST", "https://openrouter.ai"), "/") + "/api/v1/", APIKey: key,
-			Headers: map[string]string{"HTTP-Referer": "https://github.com/goose-ls/goose-ls", "X-Title": "goose-ls"}, IncludeUsage: true})
+			Headers: map[string]string{"HTTP-Referer": "https://github.com/goose-ls/goose-ls", "X-Title": "goose-ls"}, IncludeUsage: true, OpenRouter: true})
 	case name == "litellm":
 		key, headers := keyAndHeaders("LITELLM_API_KEY", "LITELLM_CUSTOM_HEADERS")
 		p = openai.New(openai.Config{Name: name, BaseURL: baseURL(val("LITELLM_HOST", "http://localhost:4000"), val("LITELLM_BASE_PATH", "v1/chat/completions")),

@@ -45,15 +45,18 @@ type Config struct {
 	Query url.Values
 	// SessionHeader names the header that carries the run's session id ("": agent-session-id).
 	SessionHeader string
+	// OpenRouter sends a configured thinking effort as OpenRouter's reasoning object.
+	OpenRouter bool
 }
 
 // Provider talks to one chat-completions or Responses endpoint.
 type Provider struct {
-	name      string
-	client    sdk.Client
-	usage     bool
-	responses bool
-	noStream  bool
+	name       string
+	client     sdk.Client
+	usage      bool
+	responses  bool
+	noStream   bool
+	openRouter bool
 }
 
 // New builds a provider; the SDK's own retries are off (provider.WithRetry does that).
@@ -103,7 +106,7 @@ func New(cfg Config) *Provider {
 	if name == "" {
 		name = "openai"
 	}
-	return &Provider{name: name, client: sdk.NewClient(opts...), usage: cfg.IncludeUsage, responses: cfg.Responses, noStream: cfg.NoStream}
+	return &Provider{name: name, client: sdk.NewClient(opts...), usage: cfg.IncludeUsage, responses: cfg.Responses, noStream: cfg.NoStream, openRouter: cfg.OpenRouter}
 }
 
 // Name is the provider's name.
@@ -172,9 +175,25 @@ func (p *Provider) classify(ctx context.Context, err error) error {
 
 // params converts the request to the SDK's parameters.
 func (p *Provider) params(req provider.Request) (sdk.ChatCompletionNewParams, error) {
-	params := sdk.ChatCompletionNewParams{Model: shared.ChatModel(req.Model)}
+	// a reasoning model (goose's Responses-model names) gets goose's treatment on this API too: its name's
+	// effort suffix stripped, the system prompt as a developer message, a reasoning_effort, no temperature
+	// and max_completion_tokens
+	model, suffix := SplitEffort(req.Model)
+	reasoning := IsResponsesModel(model)
+	params := sdk.ChatCompletionNewParams{Model: shared.ChatModel(model)}
 	if req.System != "" {
-		params.Messages = append(params.Messages, sdk.SystemMessage(req.System))
+		if reasoning {
+			params.Messages = append(params.Messages, sdk.DeveloperMessage(req.System))
+		} else {
+			params.Messages = append(params.Messages, sdk.SystemMessage(req.System))
+		}
+	}
+	if effort := chatEffort(model, suffix, req.ThinkingEffort); effort != "" {
+		if p.openRouter && req.ThinkingEffort != "" { // goose's apply_reasoning_config
+			params.SetExtraFields(map[string]any{"reasoning": map[string]any{"effort": effort}})
+		} else {
+			params.ReasoningEffort = shared.ReasoningEffort(effort)
+		}
 	}
 	for _, m := range req.Messages {
 		params.Messages = append(params.Messages, convertMessage(m)...)
@@ -188,11 +207,15 @@ func (p *Provider) params(req provider.Request) (sdk.ChatCompletionNewParams, er
 			Name: t.Name, Description: sdk.String(t.Description), Parameters: shared.FunctionParameters(schema),
 		}))
 	}
-	if req.Temperature != nil {
+	if req.Temperature != nil && !reasoning {
 		params.Temperature = sdk.Float(*req.Temperature)
 	}
 	if req.MaxTokens > 0 {
-		params.MaxTokens = sdk.Int(int64(req.MaxTokens))
+		if reasoning {
+			params.MaxCompletionTokens = sdk.Int(int64(req.MaxTokens))
+		} else {
+			params.MaxTokens = sdk.Int(int64(req.MaxTokens))
+		}
 	}
 	if p.usage {
 		params.StreamOptions.IncludeUsage = sdk.Bool(true)

@@ -28,20 +28,24 @@ const ResponsesToolErrorPrefix = "Error: "
 
 var effortSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(.+)-(none|low|medium|high|xhigh)$`) })
 
-// SplitEffort strips a reasoning-effort suffix off a model name (goose's extract_reasoning_effort):
-// gpt-5-mini-high → gpt-5-mini, high.
+// SplitEffort strips a reasoning-effort suffix off a reasoning model's name (goose's
+// extract_reasoning_effort): gpt-5-mini-high → gpt-5-mini, high; other names are kept whole.
 func SplitEffort(model string) (base, effort string) {
+	if !IsResponsesModel(model) {
+		return model, ""
+	}
 	if m := effortSuffix().FindStringSubmatch(model); m != nil {
 		return m[1], strings.ToLower(m[2])
 	}
 	return model, ""
 }
 
-// reasoningEffort maps a suffix to an effort the model supports, in goose's order of preference
-// (openai_reasoning_effort_for_thinking); "none" is sent as is.
-func reasoningEffort(model, effort string) string {
-	if effort == "none" || effort == "" {
-		return effort
+// effortFor is the reasoning effort goose sends model for a thinking effort (ParseThinkingEffort's form;
+// openai_reasoning_effort_for_thinking): off is "none", otherwise the first level in the effort's order
+// of preference that the model supports.
+func effortFor(model, effort string) string {
+	if effort == "off" {
+		return "none"
 	}
 	lower := strings.ToLower(model)
 	supported := []string{"low", "medium", "high"}
@@ -56,14 +60,44 @@ func reasoningEffort(model, effort string) string {
 		"low":    {"low", "medium", "high", "xhigh"},
 		"medium": {"medium", "high", "low", "xhigh"},
 		"high":   {"high", "medium", "xhigh", "low"},
-		"xhigh":  {"xhigh", "high", "medium", "low"},
+		"max":    {"xhigh", "high", "medium", "low"},
 	}[effort]
 	for _, level := range preferred {
 		if slices.Contains(supported, level) {
 			return level
 		}
 	}
-	return effort
+	return ""
+}
+
+// responsesEffort is goose's Responses reasoning effort: a reasoning model's name suffix wins, then the
+// configured thinking effort; none for other models.
+func responsesEffort(model, suffix, thinking string) string {
+	if !IsResponsesModel(model) {
+		return ""
+	}
+	if suffix != "" {
+		if e, ok := provider.ParseThinkingEffort(suffix); ok {
+			return effortFor(model, e)
+		}
+		return suffix
+	}
+	if thinking != "" {
+		return effortFor(model, thinking)
+	}
+	return ""
+}
+
+// chatEffort is goose's chat-completions reasoning_effort: for a reasoning model the configured thinking
+// effort wins, else the name's suffix as written; none for other models.
+func chatEffort(model, suffix, thinking string) string {
+	if !IsResponsesModel(model) {
+		return ""
+	}
+	if thinking != "" {
+		return effortFor(model, thinking)
+	}
+	return suffix
 }
 
 // responsesParams builds goose's Responses request: the system prompt as the first input message, text
@@ -135,7 +169,7 @@ func responsesParams(req provider.Request) (responses.ResponseNewParams, error) 
 			Name: t.Name, Description: sdk.String(t.Description), Parameters: schema, Strict: sdk.Bool(false),
 		}})
 	}
-	if effort := reasoningEffort(model, suffix); reasoning && effort != "" {
+	if effort := responsesEffort(model, suffix, req.ThinkingEffort); effort != "" {
 		params.Reasoning = shared.ReasoningParam{Effort: shared.ReasoningEffort(effort), Summary: shared.ReasoningSummaryAuto}
 	}
 	if !reasoning && req.Temperature != nil {

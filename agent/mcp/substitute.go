@@ -1,4 +1,5 @@
-// goose's variable substitution in extension settings (a stdio server's cwd, an HTTP server's headers).
+// goose's variable substitution in extension settings (a stdio server's cwd, an HTTP server's uri and headers).
+
 package mcp
 
 import (

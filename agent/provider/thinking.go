@@ -1,4 +1,5 @@
 // goose's thinking effort: the words it accepts and where it reads the setting from.
+
 package provider
 
 import "strings"

@@ -173,6 +173,9 @@ func mcpConfig(e ExtensionDoc, opts *RunOptions) (mcp.Config, error) {
 		}
 		dir = cwd
 	}
+	if id := opts.sessionID(); id != "" && e.Type == "stdio" {
+		env["AGENT_SESSION_ID"] = id // goose's, over the extension's own envs (not in its cwd)
+	}
 	return mcp.Config{Name: e.Name, Type: e.Type, Cmd: e.Cmd, Args: e.Args, Env: env, WorkDir: dir,
 		URI: e.URI, Headers: e.Headers, Timeout: time.Duration(e.Timeout) * time.Second, Redact: opts.Redactor.Redact}, nil
 }

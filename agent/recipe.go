@@ -18,6 +18,7 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/goose-ls/goose-ls/agent/provider"
+	"github.com/goose-ls/goose-ls/agent/sessionctx"
 	"github.com/goose-ls/goose-ls/agent/tools"
 	"github.com/goose-ls/goose-ls/recipe"
 	"github.com/goose-ls/goose-ls/recipe/library"
@@ -250,6 +251,14 @@ func topLevelRoots(opts RunOptions) []string {
 	return roots
 }
 
+// sessionID is the stored session's id ("" when the run is not stored or its session does not exist yet).
+func (o *RunOptions) sessionID() string {
+	if rec, ok := o.Recorder.(interface{ SessionID() string }); ok {
+		return rec.SessionID()
+	}
+	return ""
+}
+
 func (o *RunOptions) lookup(key string) (string, bool) {
 	if o.Lookup == nil {
 		return os.LookupEnv(key)
@@ -335,7 +344,10 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 		}
 	}
 
-	mounts := startExtensions(ctx, doc, &opts, &runEnv{doc: doc, model: model}).mounts
+	if rec, ok := opts.Recorder.(interface{ Begin() }); ok {
+		rec.Begin() // goose's session exists before the extensions start: they are told its id
+	}
+	mounts := startExtensions(sessionctx.WithSession(ctx, opts.sessionID()), doc, &opts, &runEnv{doc: doc, model: model}).mounts
 	var fo *FinalOutput
 	if doc.Response != nil && doc.Response.JSONSchema != nil {
 		raw, _ := json.Marshal(jsonCompatible(doc.Response.JSONSchema))
@@ -355,8 +367,8 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 		FinalOutput: fo, ContextLimit: model.ContextLimit, WorkDir: opts.Workspace.Root(), Agent: opts.agent,
 		Events: events, Redactor: opts.Redactor, Record: record,
 	}
-	if rec, ok := opts.Recorder.(interface{ SessionID() string }); ok {
-		cfg.SessionID = rec.SessionID
+	if opts.Recorder != nil {
+		cfg.SessionID = opts.sessionID
 	}
 	cfg.ThinkingEffort = provider.ThinkingEffortSetting(opts.lookup)
 	if v, ok := opts.lookup("GOOSE_MAX_TOOL_RESPONSE_SIZE"); ok { // environment first, then config.yaml

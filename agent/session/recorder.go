@@ -1,5 +1,6 @@
-// Recorder stores one run's messages, each committed before Record returns, creating the session with
-// the first message; a sub-agent's run is stored as a session of its own, linked to its parent's.
+// Recorder stores one run's messages, each committed before Record returns, creating the session when the
+// run begins (else with the first message); a sub-agent's run is stored as a session of its own, linked to
+// its parent's.
 
 package session
 
@@ -76,10 +77,31 @@ func RecipeJSON(rendered string) (json.RawMessage, error) {
 	return marshalCompact(v)
 }
 
+// Begin creates the session now, before the run's first message (goose creates it before the run's
+// extensions start, which are told its id), or checks that a resumed one is writable.
+func (r *Recorder) Begin() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ensure()
+}
+
 // Record stores one message of the main conversation.
 func (r *Recorder) Record(m provider.Message) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if !r.ensure() {
+		return
+	}
+	r.keep(r.Store.appendMessage(context.Background(), r.ID, m, r.provider, r.model))
+	r.flushExtensionData()
+}
+
+// ensure creates the session (a new run's) or checks once that it is writable (a resumed one's, copying a
+// newer goose's session first); false when that failed.
+func (r *Recorder) ensure() bool {
+	if r.checked {
+		return true
+	}
 	if r.ID == "" {
 		if r.parent != nil {
 			r.Meta.ParentID = r.parent.SessionID()
@@ -87,17 +109,17 @@ func (r *Recorder) Record(m provider.Message) {
 		id, err := r.Store.Create(context.Background(), r.Meta)
 		if err != nil {
 			r.keep(err)
-			return
+			return false
 		}
 		r.ID = id
 		if r.OnCreate != nil {
 			r.OnCreate(id)
 		}
-	} else if !r.checked {
+	} else {
 		id, err := r.Store.writableID(context.Background(), r.ID)
 		if err != nil {
 			r.keep(err)
-			return
+			return false
 		}
 		if id != r.ID {
 			r.ID = id
@@ -108,13 +130,12 @@ func (r *Recorder) Record(m provider.Message) {
 		if r.provider != "" { // goose's update_provider: a resumed session names the provider now answering
 			if err := r.Store.setProvider(context.Background(), r.ID, r.provider, r.model); err != nil {
 				r.keep(err)
-				return
+				return false
 			}
 		}
 	}
 	r.checked = true
-	r.keep(r.Store.appendMessage(context.Background(), r.ID, m, r.provider, r.model))
-	r.flushExtensionData()
+	return true
 }
 
 // Usage records one provider request's token counts (AddUsage), once the session exists.

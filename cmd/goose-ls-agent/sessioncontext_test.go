@@ -1,6 +1,6 @@
 // goose names the session to everything a run talks to: each provider request carries the stored
-// session's id in agent-session-id, and each extension call carries it in MCP _meta with the working
-// folder and the model's tool call id.
+// session's id in agent-session-id, each extension call carries it in MCP _meta with the working folder
+// and the model's tool call id, and a stdio extension starts with it in AGENT_SESSION_ID.
 package main
 
 import (
@@ -16,7 +16,7 @@ import (
 func TestRunNamesItsSessionToProviderAndExtensions(t *testing.T) {
 	_, server := binaries(t)
 	srv := wiretest.OpenAI(wiretest.Replies(
-		wiretest.Reply{Calls: []wiretest.Call{c("calc__meta", `{}`)}},
+		wiretest.Reply{Calls: []wiretest.Call{c("calc__meta", `{}`), c("calc__env", `{"name":"AGENT_SESSION_ID"}`)}},
 		wiretest.Reply{Text: "Seen."},
 	))
 	defer srv.Close()
@@ -42,8 +42,11 @@ func TestRunNamesItsSessionToProviderAndExtensions(t *testing.T) {
 	}
 	results := toolMessages(srv.Requests()[1])
 	var meta map[string]any
-	if len(results) != 1 || json.Unmarshal([]byte(results[0]), &meta) != nil {
+	if len(results) != 2 || json.Unmarshal([]byte(results[0]), &meta) != nil {
 		t.Fatalf("tool results %q", results)
+	}
+	if results[1] != id {
+		t.Errorf("AGENT_SESSION_ID %q, want %s", results[1], id)
 	}
 	work, _ := filepath.EvalSymlinks(r.work)
 	if meta["agent-session-id"] != id || meta["agent-working-dir"] != work || meta["agent-tool-call-request-id"] != "call_0_0" {

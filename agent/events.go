@@ -100,12 +100,13 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.text }
 func (e *redactedError) Unwrap() error { return e.cause }
 
-// RedactMessage returns m with its text, tool arguments and tool results redacted.
+// RedactMessage returns m with its text, reasoning, tool arguments and tool results redacted.
 func (r *Redactor) RedactMessage(m provider.Message) provider.Message {
 	if r == nil {
 		return m
 	}
 	m.Text = r.Redact(m.Text)
+	m.Thinking = r.Redact(m.Thinking)
 	if len(m.ToolCalls) > 0 {
 		calls := make([]provider.ToolCall, len(m.ToolCalls))
 		for i, c := range m.ToolCalls {

@@ -33,8 +33,11 @@ type ToolResult struct {
 // Message is one turn: an assistant message holds text and tool calls; a user message holds text or
 // the results of the previous assistant message's tool calls.
 type Message struct {
-	Role        Role         `json:"role"`
-	Text        string       `json:"text,omitempty"`
+	Role Role   `json:"role"`
+	Text string `json:"text,omitempty"`
+	// Thinking is an assistant's reasoning (an OpenAI-compatible server's reasoning_content), stored as
+	// goose stores it and sent back where goose sends it back.
+	Thinking    string       `json:"thinking,omitempty"`
 	ToolCalls   []ToolCall   `json:"tool_calls,omitempty"`
 	ToolResults []ToolResult `json:"tool_results,omitempty"`
 }

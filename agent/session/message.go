@@ -19,9 +19,10 @@ type contentItem struct {
 	ID       string           `json:"id,omitempty"`
 	ToolCall *toolCallResult  `json:"toolCall,omitempty"`
 	Result   *toolResultValue `json:"toolResult,omitempty"`
-	// read only: annotations of a text item, and the mime type of an image
+	// read only: annotations of a text item, the mime type of an image, a thinking item's text
 	Annotations *annotations `json:"annotations,omitempty"`
 	MimeType    string       `json:"mimeType,omitempty"`
+	Thinking    *string      `json:"thinking,omitempty"`
 }
 
 type annotations struct {
@@ -99,6 +100,12 @@ type (
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
+	// thinkingItem is an assistant's reasoning; an OpenAI-compatible server's has no signature ("").
+	thinkingItem struct {
+		Type      string `json:"type"`
+		Thinking  string `json:"thinking"`
+		Signature string `json:"signature"`
+	}
 	toolRequestItem struct {
 		Type     string `json:"type"`
 		ID       string `json:"id"`
@@ -128,8 +135,8 @@ type (
 	}
 )
 
-// encodeContent is m's content array as goose stores it: text, then tool requests (assistant); tool
-// responses, then text (user). Strings pass through redact first.
+// encodeContent is m's content array as goose stores it: thinking, text, then tool requests (assistant);
+// tool responses, then text (user). Strings pass through redact first.
 func encodeContent(m provider.Message, redact func(string) string) (string, error) {
 	items := []any{}
 	text := func() {
@@ -138,6 +145,9 @@ func encodeContent(m provider.Message, redact func(string) string) (string, erro
 		}
 	}
 	if m.Role == provider.Assistant {
+		if m.Thinking != "" {
+			items = append(items, thinkingItem{Type: "thinking", Thinking: redact(m.Thinking)})
+		}
 		text()
 	}
 	for _, c := range m.ToolCalls {
@@ -294,6 +304,10 @@ func decodeRow(role, contentJSON string, metadataJSON sql.NullString) (provider.
 			}
 		case "image":
 			texts = append(texts, fmt.Sprintf("[image (%s) omitted: goose-ls does not send images]", it.MimeType))
+		case "thinking":
+			if it.Thinking != nil && role == "assistant" {
+				m.Thinking += *it.Thinking
+			}
 		case "toolRequest", "frontendToolRequest":
 			if it.ToolCall == nil {
 				return m, false, fmt.Errorf("%s %q without toolCall", it.Type, it.ID)
@@ -314,7 +328,7 @@ func decodeRow(role, contentJSON string, metadataJSON sql.NullString) (provider.
 		}
 	}
 	m.Text = strings.Join(texts, "\n")
-	if m.Text == "" && len(m.ToolCalls) == 0 && len(m.ToolResults) == 0 {
+	if m.Text == "" && m.Thinking == "" && len(m.ToolCalls) == 0 && len(m.ToolResults) == 0 {
 		return m, false, nil
 	}
 	return m, true, nil

@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -24,9 +25,12 @@ func TestDecodeEveryGooseItemType(t *testing.T) {
 		{name: "text for the user only is not sent", role: "assistant", md: visible,
 			content: `[{"type":"text","text":"shown","annotations":{"audience":["user"]}},{"type":"text","text":"sent","annotations":{"audience":["assistant"],"priority":0.5},"_meta":{"k":1}}]`,
 			want:    &provider.Message{Role: provider.Assistant, Text: "sent"}},
-		{name: "thinking, redacted thinking and notifications are dropped", role: "assistant",
+		{name: "thinking is kept; redacted thinking and notifications are dropped", role: "assistant",
 			content: `[{"type":"thinking","thinking":"hmm","signature":""},{"type":"redactedThinking","data":"xx"},{"type":"systemNotification","notificationType":"inlineMessage","msg":"m"},{"type":"text","text":"answer"}]`,
-			want:    &provider.Message{Role: provider.Assistant, Text: "answer"}},
+			want:    &provider.Message{Role: provider.Assistant, Text: "answer", Thinking: "hmm"}},
+		{name: "an assistant message of reasoning alone is kept", role: "assistant",
+			content: `[{"type":"thinking","thinking":"first ","signature":""},{"type":"thinking","thinking":"then","signature":""}]`,
+			want:    &provider.Message{Role: provider.Assistant, Thinking: "first then"}},
 		{name: "an image becomes a note", role: "user",
 			content: `[{"type":"text","text":"look"},{"type":"image","data":"aGk=","mimeType":"image/png"}]`,
 			want:    &provider.Message{Role: provider.User, Text: "look\n[image (image/png) omitted: goose-ls does not send images]"}},
@@ -87,6 +91,7 @@ func TestEncodedContentPassesGooseDecoder(t *testing.T) {
 			{ID: "3", Name: "c", Arguments: json.RawMessage(`{"broken`)}}},
 		{Role: provider.User, Text: "and text", ToolResults: []provider.ToolResult{{CallID: "1", Text: "", IsError: true}}},
 		{Role: provider.Assistant},
+		{Role: provider.Assistant, Thinking: "reasoning", Text: "answer", ToolCalls: []provider.ToolCall{{ID: "4", Name: "d", Arguments: json.RawMessage(`{}`)}}},
 	} {
 		content, err := encodeContent(m, func(s string) string { return s })
 		if err != nil {
@@ -99,6 +104,10 @@ func TestEncodedContentPassesGooseDecoder(t *testing.T) {
 	got, _ := encodeContent(provider.Message{Role: provider.Assistant, ToolCalls: []provider.ToolCall{{ID: "2", Name: "b", Arguments: json.RawMessage(`[1]`)}}}, func(s string) string { return s })
 	if want := `[{"type":"toolRequest","id":"2","toolCall":{"status":"success","value":{"name":"b","arguments":{"value":[1]}}}}]`; got != want {
 		t.Errorf("non-object arguments: %s", got)
+	}
+	got, _ = encodeContent(provider.Message{Role: provider.Assistant, Thinking: "key sk-1 seen", Text: "done"}, func(s string) string { return strings.ReplaceAll(s, "sk-1", "[REDACTED]") })
+	if want := `[{"type":"thinking","thinking":"key [REDACTED] seen","signature":""},{"type":"text","text":"done"}]`; got != want {
+		t.Errorf("thinking: %s", got)
 	}
 }
 

@@ -254,7 +254,7 @@ func TestGooseLSFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := append(compactArgs(aRun), provider.Message{Role: provider.User, Text: "and now?"}, provider.Message{Role: provider.Assistant, Text: "All done."})
+	want := append(compactArgs(aRun), provider.Message{Role: provider.User, Text: "and now?"}, provider.Message{Role: provider.Assistant, Text: "All done.", Thinking: "hmm"})
 	if d := cmp.Diff(want, compactArgs(history)); d != "" {
 		t.Errorf("history after goose's turn (-want +got):\n%s", d)
 	}

@@ -194,7 +194,7 @@ func TestGooseFirstAtEveryVersion(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := append(compactArgs(aRun), provider.Message{Role: provider.User, Text: "and now?"}, provider.Message{Role: provider.Assistant, Text: "All done."})
+			want := append(compactArgs(aRun), provider.Message{Role: provider.User, Text: "and now?"}, provider.Message{Role: provider.Assistant, Text: "All done.", Thinking: "hmm"})
 			if d := cmp.Diff(want, compactArgs(history)); d != "" || sess.Messages != 6 {
 				t.Errorf("goose-ls reads %d messages (-want +got):\n%s", sess.Messages, d)
 			}

@@ -195,6 +195,7 @@ func ResolveWith(reg *registry.Registry, src Source, s provider.Settings) (provi
 			basePath = openai.ResponsesPath(basePath)
 		}
 		cfg.BaseURL, cfg.Path, cfg.Query = sdkEndpoint(host, basePath)
+		cfg.DropThinking = isOpenAIHost(host) // goose sends reasoning back to compatible servers only
 		p = openai.New(cfg)
 	case name == "ollama":
 		p = openai.New(openai.Config{Name: name, BaseURL: ollamaURL(val("OLLAMA_HOST", "localhost")) + "v1/", Timeout: timeout("OLLAMA_TIMEOUT"), IncludeUsage: true})
@@ -309,4 +310,14 @@ func contextLimit(env, name, model string) int {
 		return 16385
 	}
 	return 128000
+}
+
+// isOpenAIHost is goose's check for OpenAI's own API: the host api.openai.com or one under it.
+func isOpenAIHost(host string) bool {
+	u, err := url.Parse(host)
+	if err != nil {
+		return false
+	}
+	h := strings.ToLower(u.Hostname())
+	return h == "api.openai.com" || strings.HasSuffix(h, ".api.openai.com")
 }

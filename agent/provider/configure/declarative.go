@@ -155,7 +155,7 @@ func declarative(p *registry.Provider, model string, read reader, r *provider.Se
 	responses, path := openai.Route(p.Name, model, basePath, string(p.ModelWireAPI(model)))
 	return openai.New(openai.Config{Name: p.Name, BaseURL: hostOnly(u), Path: path, APIKey: key, Headers: headers,
 		Timeout: timeout, IncludeUsage: true, Responses: responses, NoStream: !stream, HTTPClient: authClient(p, "Authorization", "Bearer ", r),
-		SessionHeader: sessionHeader}), nil
+		SessionHeader: sessionHeader, DropThinking: p.PreservesThinking != nil && !*p.PreservesThinking}), nil
 }
 
 // declarativeTransport carries a declarative provider's requests; nil is net/http's default. The

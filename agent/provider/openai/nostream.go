@@ -43,6 +43,7 @@ func (p *Provider) complete(ctx context.Context, req provider.Request, onDelta f
 				continue
 			}
 			msg.Text = choice.Message.Content
+			msg.Thinking = reasoningText(choice.Message.JSON.ExtraFields)
 			for i, tc := range choice.Message.ToolCalls {
 				id := tc.ID
 				if id == "" {

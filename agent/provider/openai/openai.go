@@ -47,16 +47,20 @@ type Config struct {
 	SessionHeader string
 	// OpenRouter sends a configured thinking effort as OpenRouter's reasoning object.
 	OpenRouter bool
+	// DropThinking leaves an assistant's reasoning out of the messages sent back (goose does for
+	// api.openai.com and for a declarative provider with preserves_thinking false).
+	DropThinking bool
 }
 
 // Provider talks to one chat-completions or Responses endpoint.
 type Provider struct {
-	name       string
-	client     sdk.Client
-	usage      bool
-	responses  bool
-	noStream   bool
-	openRouter bool
+	name         string
+	client       sdk.Client
+	usage        bool
+	responses    bool
+	noStream     bool
+	openRouter   bool
+	dropThinking bool
 }
 
 // New builds a provider; the SDK's own retries are off (provider.WithRetry does that).
@@ -106,7 +110,8 @@ func New(cfg Config) *Provider {
 	if name == "" {
 		name = "openai"
 	}
-	return &Provider{name: name, client: sdk.NewClient(opts...), usage: cfg.IncludeUsage, responses: cfg.Responses, noStream: cfg.NoStream, openRouter: cfg.OpenRouter}
+	return &Provider{name: name, client: sdk.NewClient(opts...), usage: cfg.IncludeUsage, responses: cfg.Responses, noStream: cfg.NoStream, openRouter: cfg.OpenRouter,
+		dropThinking: cfg.DropThinking}
 }
 
 // Name is the provider's name.
@@ -127,7 +132,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 	stream := p.client.Chat.Completions.NewStreaming(ctx, params)
 	defer stream.Close()
 
-	var text strings.Builder
+	var text, thinking strings.Builder
 	var calls provider.ToolCallAssembler
 	var usage provider.Usage
 	for stream.Next() {
@@ -139,6 +144,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 			if choice.Index != 0 {
 				continue
 			}
+			thinking.WriteString(reasoningText(choice.Delta.JSON.ExtraFields))
 			if c := choice.Delta.Content; c != "" {
 				text.WriteString(c)
 				onDelta(provider.Delta{Text: c})
@@ -151,7 +157,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 	if err := stream.Err(); err != nil {
 		return provider.Response{}, p.classify(ctx, err)
 	}
-	msg := provider.Message{Role: provider.Assistant, Text: text.String(), ToolCalls: calls.Calls()}
+	msg := provider.Message{Role: provider.Assistant, Text: text.String(), Thinking: thinking.String(), ToolCalls: calls.Calls()}
 	return provider.Response{Message: msg, Usage: usage}, nil
 }
 
@@ -195,8 +201,25 @@ func (p *Provider) params(req provider.Request) (sdk.ChatCompletionNewParams, er
 			params.ReasoningEffort = shared.ReasoningEffort(effort)
 		}
 	}
+	// goose's format_messages: an assistant message with nothing but reasoning is not sent; its reasoning
+	// goes with the next assistant message unless another role's message comes first
+	var pending string
 	for _, m := range req.Messages {
-		params.Messages = append(params.Messages, convertMessage(m)...)
+		if m.Role != provider.Assistant {
+			pending = ""
+			params.Messages = append(params.Messages, convertMessage(m, "")...)
+			continue
+		}
+		reasoning := ""
+		if !p.dropThinking {
+			reasoning = mergeReasoning(pending, m.Thinking)
+		}
+		if m.Text == "" && len(m.ToolCalls) == 0 {
+			pending = reasoning
+			continue
+		}
+		pending = ""
+		params.Messages = append(params.Messages, convertMessage(m, reasoning)...)
 	}
 	for _, t := range req.Tools {
 		schema, err := toolSchema(t)
@@ -226,10 +249,15 @@ func (p *Provider) params(req provider.Request) (sdk.ChatCompletionNewParams, er
 // ToolErrorPrefix is how goose tells the model a tool failed (chat completions has no error flag).
 const ToolErrorPrefix = "The tool call returned the following error:\n"
 
-func convertMessage(m provider.Message) []sdk.ChatCompletionMessageParamUnion {
+// convertMessage is m in chat completions' form; reasoning, when not empty, goes with an assistant message
+// as reasoning_content (never empty: Kimi refuses an empty one).
+func convertMessage(m provider.Message, reasoning string) []sdk.ChatCompletionMessageParamUnion {
 	var out []sdk.ChatCompletionMessageParamUnion
 	if m.Role == provider.Assistant {
 		a := sdk.ChatCompletionAssistantMessageParam{}
+		if reasoning != "" {
+			a.SetExtraFields(map[string]any{"reasoning_content": reasoning})
+		}
 		if m.Text != "" {
 			a.Content.OfString = sdk.String(m.Text)
 		}

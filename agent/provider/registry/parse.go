@@ -60,6 +60,7 @@ func Parse(data []byte) (*Provider, error) {
 	var authRaw json.RawMessage
 	var ignoredString string
 	var ignoredBool bool
+	var preserves *bool
 	var ignoredList []string
 	for _, err := range []error{
 		field(o, "name", true, false, &p.Name),
@@ -85,7 +86,7 @@ func Parse(data []byte) (*Provider, error) {
 		field(o, "setup_steps", false, false, &ignoredList),
 		field(o, "fast_model", false, true, &fastModel),
 		field(o, "toolshim", false, false, &ignoredBool),
-		field(o, "preserves_thinking", false, false, &ignoredBool),
+		field(o, "preserves_thinking", false, false, &preserves),
 		field(o, "emit_clear_thinking", false, false, &ignoredBool),
 	} {
 		if err != nil {
@@ -99,6 +100,7 @@ func Parse(data []byte) (*Provider, error) {
 		return nil, err
 	}
 	p.FastModel = strings.TrimSpace(fastModel)
+	p.PreservesThinking = preserves
 	for i, raw := range modelsRaw {
 		m, err := parseModel(raw)
 		if err != nil {

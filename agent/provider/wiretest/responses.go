@@ -108,6 +108,9 @@ func responsesJSON(n int, reply Reply) string {
 // chatJSON is the one answer of a non-streaming chat completions call.
 func chatJSON(n int, reply Reply) string {
 	msg := map[string]any{"role": "assistant", "content": reply.Text}
+	if reply.Reasoning != "" {
+		msg[reasoningField(reply)] = reply.Reasoning
+	}
 	var calls []any
 	for i, c := range reply.Calls {
 		calls = append(calls, map[string]any{"id": fmt.Sprintf("call_%d_%d", n, i), "type": "function",

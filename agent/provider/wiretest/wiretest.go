@@ -37,6 +37,10 @@ type Reply struct {
 	// Fail (Responses API only) ends the stream with a response.failed event whose error has this
 	// message (code "server_error").
 	Fail string
+	// Reasoning (chat completions only) is streamed before the text in ReasoningField ("":
+	// reasoning_content, DeepSeek's; vLLM's is "reasoning").
+	Reasoning      string
+	ReasoningField string
 }
 
 // Script answers the n-th request (0-based) given its decoded JSON body.
@@ -243,6 +247,9 @@ func openaiStream(r *http.Request, n int, reply Reply, send func(string, string)
 		return string(b)
 	}
 	send("", chunk(map[string]any{"role": "assistant", "content": ""}, nil))
+	for _, p := range pieces(reply.Reasoning, 5) {
+		send("", chunk(map[string]any{reasoningField(reply): p}, nil))
+	}
 	for i, p := range pieces(reply.Text, 7) {
 		send("", chunk(map[string]any{"content": p}, nil))
 		if i == 0 && reply.Hang {
@@ -274,6 +281,13 @@ func openaiStream(r *http.Request, n int, reply Reply, send func(string, string)
 		"choices": []any{}, "usage": chatUsage(in, out, reply.Cache)})
 	send("", string(b))
 	send("", "[DONE]")
+}
+
+func reasoningField(reply Reply) string {
+	if reply.ReasoningField != "" {
+		return reply.ReasoningField
+	}
+	return "reasoning_content"
 }
 
 // anthropicStream streams reply as messages events; n (the request number) makes call ids unique.

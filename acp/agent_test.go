@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/goose-ls/goose-ls/agent"
+	"github.com/goose-ls/goose-ls/agent/provider"
 )
 
 func TestInitializeIsHonest(t *testing.T) {
@@ -372,5 +373,25 @@ func TestModesAndModelOptions(t *testing.T) {
 	}
 	if !strings.Contains(m.reqs[len(m.reqs)-1].System, agent.ChatModeSystem) && len(m.reqs[len(m.reqs)-1].Tools) != 0 {
 		t.Fatal("chat mode did not reach the run")
+	}
+}
+
+// The model's reasoning reaches the client as agent thought chunks, its answer as the message.
+func TestReasoningIsAThought(t *testing.T) {
+	h := newHarness(t, newModel(provider.Message{Thinking: "The user greets; greet back.", Text: "Hello."}), harnessOptions{caps: fullCaps})
+	sess := h.newSession()
+	if got := h.prompt(sess.SessionId, sdk.TextBlock("hi")); got.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("stop reason %q", got.StopReason)
+	}
+	var thoughts []string
+	h.client.mu.Lock()
+	for _, n := range h.client.updates {
+		if c := n.Update.AgentThoughtChunk; n.SessionId == sess.SessionId && c != nil && c.Content.Text != nil {
+			thoughts = append(thoughts, c.Content.Text.Text)
+		}
+	}
+	h.client.mu.Unlock()
+	if !slices.Contains(thoughts, "The user greets; greet back.") || h.client.agentText(sess.SessionId) != "Hello." {
+		t.Errorf("thoughts %q, message %q", thoughts, h.client.agentText(sess.SessionId))
 	}
 }

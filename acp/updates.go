@@ -147,6 +147,8 @@ func (p *promptUpdates) event(e agent.Event) {
 		} else {
 			p.send(sdk.UpdateAgentThoughtText(e.Text))
 		}
+	case agent.EventThinking:
+		p.send(sdk.UpdateAgentThoughtText(e.Text))
 	case agent.EventMessage:
 		p.send(sdk.UpdateAgentMessageText(e.Text))
 	case agent.EventNotice:

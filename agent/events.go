@@ -26,6 +26,7 @@ const (
 	EventFinalOutput                  // the recipe's structured output (Text: one line of JSON)
 	EventDone                         // the run ended (Text: the status)
 	EventTurnStart                    // a turn begins: the provider is about to be called (Turn, from 1)
+	EventThinking                     // a streamed piece of the model's reasoning
 )
 
 // Event is one report from a run; Agent names the sub-agent ("" for the main one).

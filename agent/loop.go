@@ -92,6 +92,7 @@ type run struct {
 	usage    provider.Usage
 	lastText string
 	text     *RedactStream // the reply being streamed: a secret may be split across deltas
+	thought  *RedactStream // the reasoning being streamed, likewise
 	// lastUsage is the latest model call's usage (the per-turn context's "Context:" line)
 	lastUsage provider.Usage
 }
@@ -122,6 +123,9 @@ func (r *run) streamText(delta string) {
 
 // endText emits what the stream held back; the reply ended.
 func (r *run) endText() {
+	if out := r.thought.Flush(); out != "" {
+		r.emit(Event{Kind: EventThinking, Text: out})
+	}
 	if out := r.text.Flush(); out != "" {
 		r.emit(Event{Kind: EventText, Text: out})
 	}
@@ -173,7 +177,7 @@ func Run(ctx context.Context, cfg Config, history []provider.Message, userText s
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	r := &run{cfg: cfg, msgs: append([]provider.Message(nil), history...), text: cfg.Redactor.Stream()}
+	r := &run{cfg: cfg, msgs: append([]provider.Message(nil), history...), text: cfg.Redactor.Stream(), thought: cfg.Redactor.Stream()}
 	if userText != "" {
 		r.add(provider.Message{Role: provider.User, Text: userText})
 	}
@@ -216,6 +220,11 @@ func Run(ctx context.Context, cfg Config, history []provider.Message, userText s
 		req := provider.Request{Model: cfg.Model, System: system, Messages: messages, Tools: toolDefs, Temperature: cfg.Temperature,
 			MaxTokens: cfg.MaxTokens, ThinkingEffort: cfg.ThinkingEffort}
 		resp, err := cfg.Provider.Stream(r.inSession(ctx), req, func(d provider.Delta) {
+			if d.Thinking != "" {
+				if out := r.thought.Write(d.Thinking); out != "" {
+					r.emit(Event{Kind: EventThinking, Text: out})
+				}
+			}
 			if d.Text != "" {
 				r.streamText(d.Text)
 			}

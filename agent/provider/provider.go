@@ -73,7 +73,9 @@ type Usage struct {
 // Delta is one streamed piece of the reply: text, or part of a tool call (the first delta of a call
 // carries its id and name, later ones pieces of its JSON arguments).
 type Delta struct {
-	Text          string
+	Text string
+	// Thinking is a piece of the model's reasoning (never also Text).
+	Thinking      string
 	ToolCallIndex int
 	ToolCallID    string
 	ToolName      string

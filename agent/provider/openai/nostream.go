@@ -54,6 +54,9 @@ func (p *Provider) complete(ctx context.Context, req provider.Request, onDelta f
 		}
 		usage = chatUsage(resp.Usage)
 	}
+	if msg.Thinking != "" {
+		onDelta(provider.Delta{Thinking: msg.Thinking})
+	}
 	if msg.Text != "" {
 		onDelta(provider.Delta{Text: msg.Text})
 	}

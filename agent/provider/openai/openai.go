@@ -144,7 +144,10 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 			if choice.Index != 0 {
 				continue
 			}
-			thinking.WriteString(reasoningText(choice.Delta.JSON.ExtraFields))
+			if rc := reasoningText(choice.Delta.JSON.ExtraFields); rc != "" {
+				thinking.WriteString(rc)
+				onDelta(provider.Delta{Thinking: rc})
+			}
 			if c := choice.Delta.Content; c != "" {
 				text.WriteString(c)
 				onDelta(provider.Delta{Text: c})

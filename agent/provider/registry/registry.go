@@ -83,10 +83,10 @@ type Provider struct {
 	FastModel         string            `json:"fast_model"`
 	WireAPI           WireAPI           `json:"wire_api"`
 	// SessionIDHeader replaces goose's agent-session-id header name (session_id_header_override).
-	SessionIDHeader *string     `json:"session_id_header_override"`
+	SessionIDHeader *string `json:"session_id_header_override"`
 	// PreservesThinking is preserves_thinking (nil: absent, which goose reads as true on the openai engine).
-	PreservesThinking *bool `json:"preserves_thinking"`
-	Auth            *AuthConfig `json:"auth"`
+	PreservesThinking *bool       `json:"preserves_thinking"`
+	Auth              *AuthConfig `json:"auth"`
 	// Custom is true for a file from custom_providers (File names it).
 	Custom bool   `json:"-"`
 	File   string `json:"-"`

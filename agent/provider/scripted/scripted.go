@@ -17,13 +17,16 @@ type Provider struct {
 // Name is "scripted".
 func (p *Provider) Name() string { return "scripted" }
 
-// Stream returns the scripted message, streaming its text as one delta.
+// Stream returns the scripted message, streaming its reasoning and its text as one delta each.
 func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta func(provider.Delta)) (provider.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return provider.Response{}, err
 	}
 	m := p.Script(p.n, req)
 	p.n++
+	if m.Thinking != "" {
+		onDelta(provider.Delta{Thinking: m.Thinking})
+	}
 	if m.Text != "" {
 		onDelta(provider.Delta{Text: m.Text})
 	}

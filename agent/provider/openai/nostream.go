@@ -42,8 +42,11 @@ func (p *Provider) complete(ctx context.Context, req provider.Request, onDelta f
 			if choice.Index != 0 {
 				continue
 			}
-			msg.Text = choice.Message.Content
-			msg.Thinking = reasoningText(choice.Message.JSON.ExtraFields)
+			var inline string
+			msg.Text, inline = splitThinkBlocks(choice.Message.Content)
+			if msg.Thinking = reasoningText(choice.Message.JSON.ExtraFields); msg.Thinking == "" {
+				msg.Thinking = inline
+			}
 			for i, tc := range choice.Message.ToolCalls {
 				id := tc.ID
 				if id == "" {

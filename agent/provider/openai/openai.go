@@ -132,9 +132,21 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 	stream := p.client.Chat.Completions.NewStreaming(ctx, params)
 	defer stream.Close()
 
-	var text, thinking strings.Builder
+	var text, thinking, inline strings.Builder
 	var calls provider.ToolCallAssembler
 	var usage provider.Usage
+	var filter thinkFilter
+	structured := false // the server sent reasoning of its own: inline <think> blocks are dropped
+	content := func(c string) {
+		c, th := filter.push(c)
+		if c != "" {
+			text.WriteString(c)
+			onDelta(provider.Delta{Text: c})
+		}
+		if !structured {
+			inline.WriteString(th)
+		}
+	}
 	for stream.Next() {
 		chunk := stream.Current()
 		if chunk.Usage.TotalTokens > 0 || chunk.Usage.PromptTokens > 0 {
@@ -145,12 +157,13 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 				continue
 			}
 			if rc := reasoningText(choice.Delta.JSON.ExtraFields); rc != "" {
+				structured = true
+				inline.Reset()
 				thinking.WriteString(rc)
 				onDelta(provider.Delta{Thinking: rc})
 			}
 			if c := choice.Delta.Content; c != "" {
-				text.WriteString(c)
-				onDelta(provider.Delta{Text: c})
+				content(c)
 			}
 			for _, tc := range choice.Delta.ToolCalls {
 				onDelta(calls.Add(tc.Index, tc.ID, tc.Function.Name, tc.Function.Arguments))
@@ -159,6 +172,19 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 	}
 	if err := stream.Err(); err != nil {
 		return provider.Response{}, p.classify(ctx, err)
+	}
+	if c, th := filter.finish(); c != "" || th != "" {
+		if c != "" {
+			text.WriteString(c)
+			onDelta(provider.Delta{Text: c})
+		}
+		if !structured {
+			inline.WriteString(th)
+		}
+	}
+	if !structured && inline.Len() > 0 {
+		thinking.WriteString(inline.String())
+		onDelta(provider.Delta{Thinking: inline.String()})
 	}
 	msg := provider.Message{Role: provider.Assistant, Text: text.String(), Thinking: thinking.String(), ToolCalls: calls.Calls()}
 	return provider.Response{Message: msg, Usage: usage}, nil

@@ -111,3 +111,30 @@ func chatMessages(body map[string]any) []map[string]any {
 	}
 	return out
 }
+
+// Inline <think> blocks leave the text; they are the message's reasoning unless the server sent its own.
+func TestInlineThinkBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		reply          wiretest.Reply
+		noStream       bool
+		text, thinking string
+	}{
+		{wiretest.Reply{Text: "<think>plan the answer</think>The answer."}, false, "The answer.", "plan the answer"},
+		{wiretest.Reply{Text: "<think>plan the answer</think>The answer."}, true, "The answer.", "plan the answer"},
+		{wiretest.Reply{Reasoning: "structured", Text: "<think>in</think>The answer."}, false, "The answer.", "structured"},
+		{wiretest.Reply{Reasoning: "structured", Text: "<think>in</think>The answer."}, true, "The answer.", "structured"},
+	} {
+		srv := wiretest.OpenAI(wiretest.Replies(tc.reply))
+		p := openai.New(openai.Config{BaseURL: srv.URL + "/v1/", APIKey: "sk-test", NoStream: tc.noStream})
+		streamed := ""
+		resp, err := p.Stream(context.Background(), provider.Request{Model: "m", Messages: []provider.Message{{Role: provider.User, Text: "q"}}},
+			func(d provider.Delta) { streamed += d.Text })
+		srv.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Message.Text != tc.text || resp.Message.Thinking != tc.thinking || streamed != tc.text {
+			t.Errorf("%+v (stream %v): text %q thinking %q streamed %q", tc.reply, !tc.noStream, resp.Message.Text, resp.Message.Thinking, streamed)
+		}
+	}
+}

@@ -254,6 +254,9 @@ events:
 	if len(done) == 0 {
 		msg.ToolCalls = calls.Calls()
 	}
+	if msg.Thinking != "" {
+		onDelta(provider.Delta{Thinking: msg.Thinking})
+	}
 	if text.Len() > 0 { // message text in items counts only when no delta came
 		msg.Text = text.String()
 	} else if msg.Text != "" {
@@ -263,23 +266,33 @@ events:
 }
 
 // itemsMessage maps a response's output items to a message: function calls (id = call_id, else the
-// item's id; arguments {} when not JSON) and the text of message items.
+// item's id; arguments {} when not JSON), the text and refusals of message items, and the summaries of
+// reasoning items (each item's joined by newlines) as the message's reasoning.
 func itemsMessage(items []responses.ResponseOutputItemUnion) provider.Message {
 	msg := provider.Message{Role: provider.Assistant}
-	var text strings.Builder
+	var text, thinking strings.Builder
 	for _, item := range items {
 		switch item.Type {
 		case "function_call":
 			msg.ToolCalls = append(msg.ToolCalls, provider.ToolCall{ID: callID(item), Name: item.Name, Arguments: callArguments(item.AsFunctionCall().Arguments)})
 		case "message":
 			for _, c := range item.Content {
-				if c.Type == "output_text" {
+				switch c.Type {
+				case "output_text":
 					text.WriteString(c.Text)
+				case "refusal":
+					text.WriteString(c.Refusal)
 				}
 			}
+		case "reasoning":
+			var parts []string
+			for _, sum := range item.Summary {
+				parts = append(parts, sum.Text)
+			}
+			thinking.WriteString(strings.Join(parts, "\n"))
 		}
 	}
-	msg.Text = text.String()
+	msg.Text, msg.Thinking = text.String(), thinking.String()
 	return msg
 }
 

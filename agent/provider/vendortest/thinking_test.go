@@ -6,6 +6,7 @@ package vendortest
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/goose-ls/goose-ls/agent/provider"
@@ -136,5 +137,34 @@ func TestInlineThinkBlocks(t *testing.T) {
 		if resp.Message.Text != tc.text || resp.Message.Thinking != tc.thinking || streamed != tc.text {
 			t.Errorf("%+v (stream %v): text %q thinking %q streamed %q", tc.reply, !tc.noStream, resp.Message.Text, resp.Message.Thinking, streamed)
 		}
+	}
+}
+
+// The Responses API's reasoning summaries are the message's reasoning (each item's parts joined by
+// newlines); goose does not send them back.
+func TestResponsesReasoningSummary(t *testing.T) {
+	for _, noStream := range []bool{false, true} {
+		srv := wiretest.OpenAIResponses(wiretest.Replies(
+			wiretest.Reply{Reasoning: "Thinking about it.\nIt is simple.", Text: "Paris."},
+			wiretest.Reply{Text: "Yes."},
+		))
+		p := openai.New(openai.Config{Name: "openai", BaseURL: srv.URL + "/v1/", APIKey: "sk-test", Responses: true, NoStream: noStream})
+		var thought string
+		msgs := []provider.Message{{Role: provider.User, Text: "capital?"}}
+		resp, err := p.Stream(context.Background(), provider.Request{Model: "gpt-5", Messages: msgs}, func(d provider.Delta) { thought += d.Thinking })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Message.Thinking != "Thinking about it.\nIt is simple." || resp.Message.Text != "Paris." || thought != resp.Message.Thinking {
+			t.Errorf("stream %v: %+v (streamed reasoning %q)", !noStream, resp.Message, thought)
+		}
+		msgs = append(msgs, resp.Message, provider.Message{Role: provider.User, Text: "sure?"})
+		if _, err := p.Stream(context.Background(), provider.Request{Model: "gpt-5", Messages: msgs}, func(provider.Delta) {}); err != nil {
+			t.Fatal(err)
+		}
+		if sent, _ := json.Marshal(srv.Requests()[1]); strings.Contains(string(sent), "Thinking about it") {
+			t.Errorf("reasoning sent back on the Responses API: %s", sent)
+		}
+		srv.Close()
 	}
 }

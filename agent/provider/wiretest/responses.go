@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 )
 
 // OpenAIResponses starts a server speaking the Responses API at /v1/responses; its base URL for the
@@ -41,6 +42,13 @@ func responsesStream(r *http.Request, n int, reply Reply, send func(string, stri
 	}
 	var output []any
 	index := 0
+	if reply.Reasoning != "" { // a reasoning item whose summary parts are the reasoning's lines
+		item := reasoningItem(n, reply.Reasoning)
+		emit("response.output_item.added", map[string]any{"output_index": index, "item": item})
+		emit("response.output_item.done", map[string]any{"output_index": index, "item": item})
+		output = append(output, item)
+		index++
+	}
 	if reply.Text != "" {
 		msgID := fmt.Sprintf("msg_%d", n)
 		emit("response.output_item.added", map[string]any{"output_index": index, "item": map[string]any{
@@ -84,9 +92,20 @@ func responsesStream(r *http.Request, n int, reply Reply, send func(string, stri
 	emit("response.completed", map[string]any{"response": response("completed", output, usage)})
 }
 
+func reasoningItem(n int, reasoning string) map[string]any {
+	var summary []any
+	for _, line := range strings.Split(reasoning, "\n") {
+		summary = append(summary, map[string]any{"type": "summary_text", "text": line})
+	}
+	return map[string]any{"id": fmt.Sprintf("rs_%d", n), "type": "reasoning", "summary": summary}
+}
+
 // responsesJSON is the one answer of a non-streaming Responses call (stream absent or false).
 func responsesJSON(n int, reply Reply) string {
 	var output []any
+	if reply.Reasoning != "" {
+		output = append(output, reasoningItem(n, reply.Reasoning))
+	}
 	if reply.Text != "" {
 		output = append(output, map[string]any{"id": fmt.Sprintf("msg_%d", n), "type": "message", "status": "completed", "role": "assistant",
 			"content": []any{map[string]any{"type": "output_text", "text": reply.Text, "annotations": []any{}}}})

@@ -37,8 +37,9 @@ type Reply struct {
 	// Fail (Responses API only) ends the stream with a response.failed event whose error has this
 	// message (code "server_error").
 	Fail string
-	// Reasoning (chat completions only) is streamed before the text in ReasoningField ("":
-	// reasoning_content, DeepSeek's; vLLM's is "reasoning").
+	// Reasoning is streamed before the text: on chat completions in ReasoningField ("":
+	// reasoning_content, DeepSeek's; vLLM's is "reasoning"), on the Responses API as a reasoning item
+	// with one summary part per line.
 	Reasoning      string
 	ReasoningField string
 }

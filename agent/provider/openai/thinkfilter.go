@@ -127,9 +127,21 @@ func parseThinkTag(s string, start int) (tagKind, int, bool) {
 	if i >= len(s) || (s[i] != '>' && s[i] != '/' && !isASCIISpace(s[i])) {
 		return 0, 0, false
 	}
+	gt, last := unquotedGT(s, i)
+	switch {
+	case gt < 0:
+		return 0, 0, false
+	case last == '/':
+		return tagSelfClosing, gt + 1, true
+	}
+	return tagOpen, gt + 1, true
+}
+
+// unquotedGT finds the first '>' at or after from that is outside quotes ('"' or '\”), and the last
+// byte before it that is not white space (a quote mark counts); gt is -1 when there is none.
+func unquotedGT(s string, from int) (gt int, last byte) {
 	var quote byte
-	var last byte
-	for ; i < len(s); i++ {
+	for i := from; i < len(s); i++ {
 		b := s[i]
 		switch {
 		case quote != 0:
@@ -139,15 +151,12 @@ func parseThinkTag(s string, start int) (tagKind, int, bool) {
 		case b == '"' || b == '\'':
 			quote, last = b, b
 		case b == '>':
-			if last == '/' {
-				return tagSelfClosing, i + 1, true
-			}
-			return tagOpen, i + 1, true
+			return i, last
 		case !isASCIISpace(b):
 			last = b
 		}
 	}
-	return 0, 0, false
+	return -1, last
 }
 
 var (
@@ -161,21 +170,8 @@ func partialThinkTag(s string) bool { return partialOpen.MatchString(s) || parti
 
 // hasUnquotedGT reports whether s has a '>' outside quotes.
 func hasUnquotedGT(s string) bool {
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		b := s[i]
-		switch {
-		case quote != 0:
-			if b == quote {
-				quote = 0
-			}
-		case b == '"' || b == '\'':
-			quote = b
-		case b == '>':
-			return true
-		}
-	}
-	return false
+	gt, _ := unquotedGT(s, 0)
+	return gt >= 0
 }
 
 func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }

@@ -71,6 +71,11 @@ func splitThinkBlocks(text string) (content, thinking string) {
 	return c1 + c2, t1 + t2
 }
 
+// maxHeldTag bounds what may be held back as the start of a tag. goose holds any length, so text such as
+// `<think "` with no closing quote would be rescanned with every chunk (quadratic); past this length it is
+// text, which no real tag comes near.
+const maxHeldTag = 4 << 10
+
 type tagKind int
 
 const (
@@ -92,7 +97,7 @@ func (f *thinkFilter) next() (pos, end int, kind tagKind, partial bool) {
 			if f.depth > 0 || kind != tagClose {
 				return pos, end, kind, false
 			}
-		} else if rest := f.buf[pos:]; !hasUnquotedGT(rest) && partialThinkTag(rest) {
+		} else if rest := f.buf[pos:]; len(rest) <= maxHeldTag && partialThinkTag(rest) && !hasUnquotedGT(rest) {
 			return pos, 0, 0, true
 		}
 		from = pos + 1

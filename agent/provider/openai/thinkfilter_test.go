@@ -70,3 +70,25 @@ func TestGenerationPromptOpensABlock(t *testing.T) {
 		t.Errorf("%q %q", ct+c2, th+t2)
 	}
 }
+
+// A would-be tag that never ends is held back only so far: a stream of small chunks after `<think "`
+// stays linear, and the text comes through.
+func TestHeldBackTagIsBounded(t *testing.T) {
+	var f thinkFilter
+	var content strings.Builder
+	c, _ := f.push(`<think "`)
+	content.WriteString(c)
+	chunk := strings.Repeat("x", 10)
+	for i := 0; i < 200_000; i++ { // 2 MB in 10-byte chunks
+		c, _ := f.push(chunk)
+		content.WriteString(c)
+	}
+	c, _ = f.finish()
+	content.WriteString(c)
+	if content.Len() != len(`<think "`)+2_000_000 {
+		t.Errorf("content %d bytes", content.Len())
+	}
+	if len(f.buf) != 0 {
+		t.Errorf("still held: %d bytes", len(f.buf))
+	}
+}

@@ -1,5 +1,5 @@
 // session/load's replay: a stored conversation as the updates a client would have seen live — user and
-// agent message chunks, each tool call with its result.
+// agent message chunks, the agent's reasoning as thought chunks, each tool call with its result.
 
 package acp
 
@@ -28,6 +28,9 @@ func replay(msgs []provider.Message, cwd string) []sdk.SessionUpdate {
 					sdk.WithUpdateContent([]sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(r.Text))})))
 			}
 		case provider.Assistant:
+			if m.Thinking != "" { // stored before the text, as goose stores it
+				out = append(out, sdk.UpdateAgentThoughtText(m.Thinking))
+			}
 			if m.Text != "" {
 				out = append(out, sdk.UpdateAgentMessageText(m.Text))
 			}

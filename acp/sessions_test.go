@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -89,13 +90,24 @@ func TestASessionTheCLIStoredLoads(t *testing.T) {
 	}
 	rec := &session.Recorder{Store: store, Meta: session.Session{Name: "cli run", WorkingDir: h.root}}
 	rec.Record(provider.Message{Role: provider.User, Text: "from the CLI"})
-	rec.Record(provider.Message{Role: provider.Assistant, Text: "CLI answer"})
+	rec.Record(provider.Message{Role: provider.Assistant, Thinking: "CLI reasoning", Text: "CLI answer"})
 	store.Close()
 	if rec.Err() != nil {
 		t.Fatal(rec.Err())
 	}
 	if _, err := h.conn.LoadSession(context.Background(), sdk.LoadSessionRequest{SessionId: sdk.SessionId(rec.SessionID()), Cwd: h.root, McpServers: []sdk.McpServer{}}); err != nil {
 		t.Fatal(err)
+	}
+	var thoughts []string
+	h.client.mu.Lock()
+	for _, n := range h.client.updates {
+		if c := n.Update.AgentThoughtChunk; c != nil && c.Content.Text != nil {
+			thoughts = append(thoughts, c.Content.Text.Text)
+		}
+	}
+	h.client.mu.Unlock()
+	if !slices.Contains(thoughts, "CLI reasoning") {
+		t.Errorf("the stored reasoning was not replayed as a thought: %q", thoughts)
 	}
 	if got := h.client.agentText(sdk.SessionId(rec.SessionID())); got != "CLI answer" {
 		t.Fatalf("replayed %q", got)

@@ -95,6 +95,11 @@ func (a *Agent) advertiseCommands(s *acpSession) {
 	s.commands = cmds
 	s.mu.Unlock()
 	list := []sdk.AvailableCommand{}
+	for _, b := range gooseBuiltins {
+		if runsBuiltin(b.name) {
+			list = append(list, sdk.AvailableCommand{Name: b.name, Description: b.description, Meta: map[string]any{"commandType": "Builtin"}})
+		}
+	}
 	for _, c := range cmds {
 		ac := sdk.AvailableCommand{Name: c.name, Description: c.description,
 			Meta: map[string]any{"commandType": "Recipe", "sourcePath": c.path}}
@@ -119,8 +124,8 @@ func (a *Agent) advertiseCommands(s *acpSession) {
 	a.update(a.baseCtx(), s.id, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: list}})
 }
 
-// mergeCommands is goose's merge_command_sources: the built-in names are taken first (and, as
-// goose-ls runs none, not listed); a recipe whose name (compared as normalizeCommand does) is taken is
+// mergeCommands is goose's merge_command_sources: the built-in names are taken first (and listed by
+// advertiseCommands only where goose-ls runs them); a recipe whose name (compared as normalizeCommand does) is taken is
 // left out, else it takes its name; a skill whose name a built-in or recipe took is left out (skills do
 // not take names from each other: goose lists two skills whose names differ in case both).
 func mergeCommands(builtins, recipes, skills []slashCommand) []slashCommand {

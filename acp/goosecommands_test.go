@@ -51,6 +51,7 @@ parameters:
 		}
 	}
 	want := []sdk.AvailableCommand{
+		{Name: "clear", Description: "Clear the conversation history", Meta: map[string]any{"commandType": "Builtin"}},
 		{Name: "review", Description: "Review a component", Meta: map[string]any{"commandType": "Recipe", "sourcePath": review},
 			Input: &sdk.AvailableCommandInput{Unstructured: &sdk.UnstructuredCommandInput{Hint: "<component> [--to <to>]"}}},
 		{Name: "notes", Description: "Notes: Take notes", Meta: map[string]any{"commandType": "Recipe", "sourcePath": filepath.Join(h.root, "notes.yaml")}},

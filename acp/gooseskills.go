@@ -14,10 +14,14 @@ import (
 	"github.com/goose-ls/goose-ls/agent/platform"
 )
 
-// gooseBuiltins are goose's own commands, in goose's order. goose-ls runs none of them, so it does not
-// advertise them; their names stay goose's all the same (goose lists no recipe or skill of that name,
-// and runs its own command for it).
-var gooseBuiltins = []slashCommand{{name: "prompts"}, {name: "prompt"}, {name: "compact"}, {name: "clear"}, {name: "skills"}, {name: "doctor"}}
+// gooseBuiltins are goose's own commands, in goose's order. goose-ls runs only /clear (runsBuiltin),
+// the one it advertises; the other names stay goose's all the same (goose lists no recipe or skill of
+// that name, and runs its own command for it).
+var gooseBuiltins = []slashCommand{{name: "prompts"}, {name: "prompt"}, {name: "compact"},
+	{name: "clear", description: "Clear the conversation history"}, {name: "skills"}, {name: "doctor"}}
+
+// runsBuiltin reports whether goose-ls runs goose's built-in command name.
+func runsBuiltin(name string) bool { return name == "clear" }
 
 // isGooseBuiltin is a command goose dispatches to its own handler (goose compares the name as typed).
 func isGooseBuiltin(name string) bool {

@@ -62,6 +62,7 @@ func TestSkillCommandsComeAfterRecipes(t *testing.T) {
 	}
 	skill := map[string]any{"commandType": "Skill"}
 	want := []sdk.AvailableCommand{
+		{Name: "clear", Description: "Clear the conversation history", Meta: map[string]any{"commandType": "Builtin"}},
 		{Name: "review", Description: "Review a change", Meta: map[string]any{"commandType": "Recipe", "sourcePath": review}},
 		{Name: "notes", Description: "Notes: Take notes", Meta: map[string]any{"commandType": "Recipe", "sourcePath": filepath.Join(h.root, "notes.yaml")}},
 		{Name: "code-review", Description: "Review changed code", Meta: skill,

@@ -82,6 +82,9 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	}
 	s.mu.Unlock()
 
+	if command, _, ok := parseGooseSlash(text); ok && runsBuiltin(command) { // goose's built-ins come first
+		return a.clearConversation(runCtx, s, text)
+	}
 	name, values, isCommand, perr := parseSlash(text)
 	cmd, known := s.findCommand(name)
 	if isCommand && known {
@@ -144,6 +147,27 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		msg = out.Err.Error()
 	}
 	return sdk.PromptResponse{}, sdk.NewInternalError(map[string]any{"error": msg})
+}
+
+// clearConversation is goose's /clear: the conversation is emptied (the stored session's messages
+// replaced by none and its token counts zeroed, with the command and its answer kept for the user only),
+// and the answer is "Conversation cleared".
+func (a *Agent) clearConversation(ctx context.Context, s *acpSession, command string) (sdk.PromptResponse, error) {
+	const answer = "Conversation cleared"
+	if s.stored {
+		store, err := a.host.Store(s.dataDir)
+		if err == nil {
+			err = store.ClearConversation(ctx, s.id, command, answer)
+		}
+		if err != nil {
+			return a.reply(s, a.host.Redactor().RedactError(err).Error())
+		}
+	} else {
+		s.mu.Lock()
+		s.history = nil
+		s.mu.Unlock()
+	}
+	return a.reply(s, answer)
 }
 
 // reply ends the turn with one message (a problem the user can fix, such as a missing value).

@@ -7,6 +7,7 @@ package acp
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -137,8 +138,8 @@ prompt: Write the release notes for {{ version }}
 			cmds = u.AvailableCommands
 		}
 	}
-	if len(cmds) != 1 || cmds[0].Name != "release-notes" || cmds[0].Description != "Release notes: Notes for a version" ||
-		cmds[0].Input == nil || cmds[0].Input.Unstructured.Hint != "version=…" {
+	if len(cmds) != 2 || cmds[0].Name != "clear" || cmds[1].Name != "release-notes" || cmds[1].Description != "Release notes: Notes for a version" ||
+		cmds[1].Input == nil || cmds[1].Input.Unstructured.Hint != "version=…" {
 		t.Fatalf("commands %+v", cmds)
 	}
 	if resp := h.prompt(sess.SessionId, sdk.TextBlock("/release-notes version=v2.1")); resp.StopReason != sdk.StopReasonEndTurn {
@@ -296,5 +297,57 @@ retry:
 	}
 	if _, err := os.Stat(filepath.Join(h.root, "check-ran")); err != nil {
 		t.Fatalf("the allowed check did not run: %v", err)
+	}
+}
+
+// goose's /clear: the stored conversation is replaced by the command and its answer, both for the user
+// only, the token counts are zeroed, and the next prompt starts from nothing.
+func TestClearEmptiesTheStoredConversation(t *testing.T) {
+	m := newModel(text("First answer."), text("After the clear."))
+	h := newHarness(t, m, harnessOptions{})
+	sess := h.newSession()
+	h.prompt(sess.SessionId, sdk.TextBlock("first question"))
+	if resp := h.prompt(sess.SessionId, sdk.TextBlock("/clear")); resp.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("stop %q", resp.StopReason)
+	}
+	if got := h.client.agentText(sess.SessionId); !strings.HasSuffix(got, "Conversation cleared") {
+		t.Fatalf("agent text %q", got)
+	}
+	if len(m.reqs) != 1 {
+		t.Fatalf("/clear reached the model: %d requests", len(m.reqs))
+	}
+	cfg, _ := config.Load(func(k string) (string, bool) { v, ok := h.env[k]; return v, ok })
+	path := session.DefaultPath(cfg.DataDir)
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var rows []string
+	r, err := db.Query(`SELECT role, content_json, metadata_json FROM messages WHERE session_id = ? ORDER BY id`, string(sess.SessionId))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r.Next() {
+		var role, content, md string
+		r.Scan(&role, &content, &md)
+		rows = append(rows, role+" "+content+" "+md)
+	}
+	r.Close()
+	want := []string{
+		`user [{"type":"text","text":"/clear"}] {"userVisible":true,"agentVisible":false}`,
+		`assistant [{"type":"text","text":"Conversation cleared"}] {"userVisible":true,"agentVisible":false}`,
+	}
+	if diff := cmp.Diff(want, rows); diff != "" {
+		t.Fatalf("stored rows (-want +got):\n%s", diff)
+	}
+	var total, in, out sql.NullInt64
+	if err := db.QueryRow(`SELECT total_tokens, input_tokens, output_tokens FROM sessions WHERE id = ?`, string(sess.SessionId)).Scan(&total, &in, &out); err != nil ||
+		total.Int64 != 0 || in.Int64 != 0 || out.Int64 != 0 || !total.Valid {
+		t.Errorf("tokens %v %v %v %v", total, in, out, err)
+	}
+	h.prompt(sess.SessionId, sdk.TextBlock("a fresh start"))
+	if msgs := m.reqs[len(m.reqs)-1].Messages; len(msgs) != 1 || !strings.HasSuffix(m.lastUserText(t), "a fresh start") {
+		t.Errorf("after /clear the model got %d messages, the last user text %q", len(msgs), m.lastUserText(t))
 	}
 }

@@ -1,6 +1,6 @@
 // Changes to a stored session after goose's create_session, as goose's session manager makes them:
-// the recipe a session's set-up rendered (its update().recipe().user_recipe_values()), and deletion
-// (its delete_session), used when a set-up fails after the session was created.
+// the recipe a session's set-up rendered (its update().recipe().user_recipe_values()), deletion (its
+// delete_session), used when a set-up fails after the session was created, and /clear.
 
 package session
 
@@ -8,6 +8,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/goose-ls/goose-ls/agent/provider"
 )
 
 // SetRecipe stores a session's rendered recipe and the parameter values it was given, redacted as
@@ -60,6 +65,43 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	for _, q := range statements {
 		if _, err := tx.ExecContext(ctx, q, id); err != nil {
 			return fmt.Errorf("sessions: deleting %s: %w", id, err)
+		}
+	}
+	return tx.Commit()
+}
+
+// userOnly is goose's metadata for a message shown to the user and never sent to the model.
+const userOnly = `{"userVisible":true,"agentVisible":false}`
+
+// ClearConversation is goose's /clear, in one transaction: the session's messages replaced by none
+// (replace_conversation), its total, input and output token counts set to 0, then the command and its
+// answer stored as goose stores a command's exchange, visible to the user only. An unknown id is
+// ErrNotFound.
+func (s *Store) ClearConversation(ctx context.Context, id, command, answer string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sessions: clearing %s: %w", id, err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `UPDATE sessions SET total_tokens = 0, input_tokens = 0, output_tokens = 0,
+		updated_at = datetime('now') WHERE id = ?`, id)
+	if err != nil {
+		return fmt.Errorf("sessions: clearing %s: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return fmt.Errorf("sessions: clearing %s: %w", id, ErrNotFound)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ?`, id); err != nil {
+		return fmt.Errorf("sessions: clearing %s: %w", id, err)
+	}
+	now := time.Now().Unix()
+	for _, m := range []provider.Message{{Role: provider.User, Text: command}, {Role: provider.Assistant, Text: answer}} {
+		content, err := encodeContent(m, s.redact)
+		if err == nil {
+			err = insertMessage(ctx, tx, id, fmt.Sprintf("msg_%s_%s", id, uuid.New()), string(m.Role), content, now, userOnly)
+		}
+		if err != nil {
+			return fmt.Errorf("sessions: clearing %s: %w", id, err)
 		}
 	}
 	return tx.Commit()

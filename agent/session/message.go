@@ -268,9 +268,9 @@ func encodeMetadata(role provider.Role, providerName, model string) string {
 //
 // What is kept: text (unless its audience excludes the assistant), tool requests (success form) and
 // tool responses (text of the items meant for the assistant; images, audio and binary resources become
-// a bracketed note). Dropped: thinking and redactedThinking (signed for one vendor's API), confirmation
-// and elicitation requests, system notifications, tool requests goose stored as errors, and unknown
-// item types (a newer goose).
+// a bracketed note), thinking (the message's reasoning). Dropped: redactedThinking (signed for one
+// vendor's API), confirmation and elicitation requests, system notifications, tool requests goose stored
+// as errors, and unknown item types (a newer goose).
 func decodeRow(role, contentJSON string, metadataJSON sql.NullString) (provider.Message, bool, error) {
 	var items []json.RawMessage
 	if err := json.Unmarshal([]byte(contentJSON), &items); err != nil {

@@ -16,8 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
-
 	"github.com/goose-ls/goose-ls/internal/testgen"
 )
 
@@ -45,20 +43,8 @@ func openHeavy(argv []string) *heavySession {
 	if err != nil {
 		fail(err)
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		fail(err)
-	}
-	c := &client{diags: map[string]chan struct{}{}}
-	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{out, in}))
+	cmd, c := startClient(argv, "file://"+dir)
 	ctx := context.Background()
-	c.conn.Go(ctx, c.handle)
-	if _, err := c.conn.Call(ctx, "initialize", map[string]any{"processId": os.Getpid(), "rootUri": "file://" + dir, "capabilities": map[string]any{}}, nil); err != nil {
-		fail(err)
-	}
-	_ = c.conn.Notify(ctx, "initialized", map[string]any{})
 	s := &heavySession{cmd: cmd, c: c, uri: "file://" + path, diags: make(chan struct{}, 1), text: heavy.Text, version: 1, dir: dir}
 	c.mu.Lock()
 	c.diags[s.uri] = s.diags

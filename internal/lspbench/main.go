@@ -100,6 +100,30 @@ type client struct {
 	cfg   any
 }
 
+// startClient starts the server argv and initializes it (with rootURI as its root when not ""): the
+// running command and the client connected to it.
+func startClient(argv []string, rootURI string) (*exec.Cmd, *client) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		fail(err)
+	}
+	c := &client{diags: map[string]chan struct{}{}}
+	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{out, in}))
+	ctx := context.Background()
+	c.conn.Go(ctx, c.handle)
+	params := map[string]any{"processId": os.Getpid(), "capabilities": map[string]any{}}
+	if rootURI != "" {
+		params["rootUri"] = rootURI
+	}
+	if _, err := c.conn.Call(ctx, "initialize", params, nil); err != nil {
+		fail(err)
+	}
+	_ = c.conn.Notify(ctx, "initialized", map[string]any{})
+	return cmd, c
+}
+
 func (c *client) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	switch req.Method() {
 	case "textDocument/publishDiagnostics":

@@ -7,11 +7,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"time"
-
-	"go.lsp.dev/jsonrpc2"
 
 	"github.com/goose-ls/goose-ls/internal/testgen"
 )
@@ -19,20 +16,8 @@ import (
 func soak(argv []string, docs int, rate int, dur time.Duration) {
 	dir, _ := os.MkdirTemp("", "lspsoak")
 	defer os.RemoveAll(dir)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		fail(err)
-	}
-	c := &client{diags: map[string]chan struct{}{}}
-	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{out, in}))
+	cmd, c := startClient(argv, "")
 	ctx := context.Background()
-	c.conn.Go(ctx, c.handle)
-	if _, err := c.conn.Call(ctx, "initialize", map[string]any{"processId": os.Getpid(), "capabilities": map[string]any{}}, nil); err != nil {
-		fail(err)
-	}
-	_ = c.conn.Notify(ctx, "initialized", map[string]any{})
 	text := testgen.Recipe(8, 30) // ~110 lines each
 	uris := make([]string, docs)
 	for i := range uris {

@@ -15,12 +15,16 @@ import (
 // DTO is the recipe as a RecipeDto serializes (RecipeDto::try_from(Recipe)); an extension type the DTO
 // has no variant for is goose's error.
 func (r *Recipe) DTO() (*Value, error) {
+	full := r.Value() // every field but extensions, sub_recipes and retry has the same shape
 	m := &Value{Kind: MapValue}
-	m.Set("version", String(r.Version))
-	m.Set("title", String(r.Title))
-	m.Set("description", String(r.Description))
-	setOpt(m, "instructions", r.Instructions)
-	setOpt(m, "prompt", r.Prompt)
+	copyFields := func(keys ...string) {
+		for _, k := range keys {
+			if v := full.Get(k); v != nil {
+				m.Set(k, v)
+			}
+		}
+	}
+	copyFields("version", "title", "description", "instructions", "prompt")
 	if r.Extensions != nil {
 		l := &Value{Kind: SeqValue}
 		for _, e := range r.Extensions {
@@ -32,12 +36,7 @@ func (r *Recipe) DTO() (*Value, error) {
 		}
 		m.Set("extensions", l)
 	}
-	full := r.Value() // settings, activities, author, parameters and response have the same shape
-	for _, k := range []string{"settings", "activities", "author", "parameters", "response"} {
-		if v := full.Get(k); v != nil {
-			m.Set(k, v)
-		}
-	}
+	copyFields("settings", "activities", "author", "parameters", "response")
 	if r.SubRecipes != nil {
 		l := &Value{Kind: SeqValue}
 		for _, s := range r.SubRecipes {

@@ -264,18 +264,31 @@ func columnNames(ctx context.Context, q querier, table string) (map[string]bool,
 
 // nameSet is the set of the first column of a query's rows.
 func nameSet(ctx context.Context, q querier, query string, args ...any) (map[string]bool, error) {
+	list, err := names(ctx, q, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(list))
+	for _, name := range list {
+		out[name] = true
+	}
+	return out, nil
+}
+
+// names are the first column of query's rows, in order.
+func names(ctx context.Context, q querier, query string, args ...any) ([]string, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[string]bool{}
+	var out []string
 	for rows.Next() {
 		var name string
 		if err := rows.Scan(&name); err != nil {
 			return nil, err
 		}
-		out[name] = true
+		out = append(out, name)
 	}
 	return out, rows.Err()
 }

@@ -143,22 +143,17 @@ func commonSessionColumns(ctx context.Context, conn *sql.Conn) ([]string, error)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := conn.QueryContext(ctx, `SELECT name FROM pragma_table_info('sessions', 'own') ORDER BY cid`)
+	own, err := names(ctx, conn, `SELECT name FROM pragma_table_info('sessions', 'own') ORDER BY cid`)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	var cols []string
-	for rows.Next() {
-		var c string
-		if err := rows.Scan(&c); err != nil {
-			return nil, err
-		}
+	for _, c := range own {
 		if mine[c] && c != "id" && c != "extension_data" && c != "parent_session_id" {
 			cols = append(cols, c)
 		}
 	}
-	return cols, rows.Err()
+	return cols, nil
 }
 
 // ownSessions lists own's sessions, those without a parent first (a sub-agent's copy links to its

@@ -325,16 +325,7 @@ func TestAPIKeyEnvWithAuthCommandIsGoosesError(t *testing.T) {
 // wire_api over HTTP, as goose's own test has it: a model's exact entry first, then the provider's, then
 // goose's routing by model and path; a responses base URL gives chat/completions beside it.
 func TestWireAPIRouting(t *testing.T) {
-	rec := &recordingTransport{
-		chat:      wiretest.OpenAI(wiretest.Replies(wiretest.Reply{Text: "ok"})),
-		responses: wiretest.OpenAIResponses(wiretest.Replies(wiretest.Reply{Text: "ok"})),
-		messages:  wiretest.Anthropic(wiretest.Replies(wiretest.Reply{Text: "ok"})),
-	}
-	defer rec.chat.Close()
-	defer rec.responses.Close()
-	defer rec.messages.Close()
-	declarativeTransport = rec
-	defer func() { declarativeTransport = nil }()
+	rec := useRecordingTransport(t)
 	send := func(baseURL, wire, model string) string {
 		t.Helper()
 		doc := fmt.Sprintf(`{"name":"custom_wire_api","engine":"openai","display_name":"W","base_url":%q,"requires_auth":false,

@@ -42,6 +42,24 @@ func (r *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error
 	return http.DefaultTransport.RoundTrip(out)
 }
 
+// useRecordingTransport routes declarative providers' requests, for the test, to local servers that
+// answer "ok" in each wire format.
+func useRecordingTransport(t *testing.T) *recordingTransport {
+	rec := &recordingTransport{
+		chat:      wiretest.OpenAI(wiretest.Replies(wiretest.Reply{Text: "ok"})),
+		responses: wiretest.OpenAIResponses(wiretest.Replies(wiretest.Reply{Text: "ok"})),
+		messages:  wiretest.Anthropic(wiretest.Replies(wiretest.Reply{Text: "ok"})),
+	}
+	declarativeTransport = rec
+	t.Cleanup(func() {
+		declarativeTransport = nil
+		rec.chat.Close()
+		rec.responses.Close()
+		rec.messages.Close()
+	})
+	return rec
+}
+
 func (r *recordingTransport) last() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -107,16 +125,7 @@ var builtinTarget = map[string]string{
 }
 
 func TestEveryBuiltinResolvesAsGooseDoes(t *testing.T) {
-	rec := &recordingTransport{
-		chat:      wiretest.OpenAI(wiretest.Replies(wiretest.Reply{Text: "ok"})),
-		responses: wiretest.OpenAIResponses(wiretest.Replies(wiretest.Reply{Text: "ok"})),
-		messages:  wiretest.Anthropic(wiretest.Replies(wiretest.Reply{Text: "ok"})),
-	}
-	defer rec.chat.Close()
-	defer rec.responses.Close()
-	defer rec.messages.Close()
-	declarativeTransport = rec
-	defer func() { declarativeTransport = nil }()
+	rec := useRecordingTransport(t)
 
 	builtins := registry.Builtins()
 	if len(builtins) != len(builtinTarget) {

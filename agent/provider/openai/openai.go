@@ -137,8 +137,8 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 	var usage provider.Usage
 	var filter thinkFilter
 	structured := false // the server sent reasoning of its own: inline <think> blocks are dropped
-	content := func(c string) {
-		c, th := filter.push(c)
+	// filtered takes what the think filter let through: text for the reply, reasoning kept aside
+	filtered := func(c, th string) {
 		if c != "" {
 			text.WriteString(c)
 			onDelta(provider.Delta{Text: c})
@@ -163,7 +163,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 				onDelta(provider.Delta{Thinking: rc})
 			}
 			if c := choice.Delta.Content; c != "" {
-				content(c)
+				filtered(filter.push(c))
 			}
 			for _, tc := range choice.Delta.ToolCalls {
 				onDelta(calls.Add(tc.Index, tc.ID, tc.Function.Name, tc.Function.Arguments))
@@ -173,15 +173,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onDelta fun
 	if err := stream.Err(); err != nil {
 		return provider.Response{}, p.classify(ctx, err)
 	}
-	if c, th := filter.finish(); c != "" || th != "" {
-		if c != "" {
-			text.WriteString(c)
-			onDelta(provider.Delta{Text: c})
-		}
-		if !structured {
-			inline.WriteString(th)
-		}
-	}
+	filtered(filter.finish())
 	if !structured && inline.Len() > 0 {
 		thinking.WriteString(inline.String())
 		onDelta(provider.Delta{Thinking: inline.String()})
@@ -239,16 +231,16 @@ func (p *Provider) params(req provider.Request) (sdk.ChatCompletionNewParams, er
 			params.Messages = append(params.Messages, convertMessage(m, "")...)
 			continue
 		}
-		reasoning := ""
+		sentBack := ""
 		if !p.dropThinking {
-			reasoning = mergeReasoning(pending, m.Thinking)
+			sentBack = mergeReasoning(pending, m.Thinking)
 		}
 		if m.Text == "" && len(m.ToolCalls) == 0 {
-			pending = reasoning
+			pending = sentBack
 			continue
 		}
 		pending = ""
-		params.Messages = append(params.Messages, convertMessage(m, reasoning)...)
+		params.Messages = append(params.Messages, convertMessage(m, sentBack)...)
 	}
 	for _, t := range req.Tools {
 		schema, err := toolSchema(t)

@@ -76,11 +76,9 @@ func responsesEffort(model, suffix, thinking string) string {
 	if !IsResponsesModel(model) {
 		return ""
 	}
-	if suffix != "" {
-		if e, ok := provider.ParseThinkingEffort(suffix); ok {
-			return effortFor(model, e)
-		}
-		return suffix
+	if suffix != "" { // effortSuffix only takes words ParseThinkingEffort knows
+		e, _ := provider.ParseThinkingEffort(suffix)
+		return effortFor(model, e)
 	}
 	if thinking != "" {
 		return effortFor(model, thinking)

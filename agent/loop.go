@@ -71,8 +71,8 @@ type Config struct {
 	OffloadDir string
 	// Now is the clock of the per-turn context (nil: time.Now).
 	Now func() time.Time
-	// SessionID is the stored session's id, "" before it exists (nil: the run is not stored). goose names
-	// it to the provider on each request and to extensions on each call.
+	// SessionID is the stored session's id, "" before it exists or when the run is not stored (nil: the
+	// same). goose names it to the provider on each request and to extensions on each call.
 	SessionID func() string
 }
 

@@ -367,9 +367,7 @@ func RunDoc(ctx context.Context, doc *Doc, opts RunOptions) (Outcome, error) {
 		FinalOutput: fo, ContextLimit: model.ContextLimit, WorkDir: opts.Workspace.Root(), Agent: opts.agent,
 		Events: events, Redactor: opts.Redactor, Record: record,
 	}
-	if opts.Recorder != nil {
-		cfg.SessionID = opts.sessionID
-	}
+	cfg.SessionID = opts.sessionID
 	cfg.ThinkingEffort = provider.ThinkingEffortSetting(opts.lookup)
 	if v, ok := opts.lookup("GOOSE_MAX_TOOL_RESPONSE_SIZE"); ok { // environment first, then config.yaml
 		if n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 31); err == nil && n > 0 {

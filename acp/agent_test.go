@@ -383,14 +383,7 @@ func TestReasoningIsAThought(t *testing.T) {
 	if got := h.prompt(sess.SessionId, sdk.TextBlock("hi")); got.StopReason != sdk.StopReasonEndTurn {
 		t.Fatalf("stop reason %q", got.StopReason)
 	}
-	var thoughts []string
-	h.client.mu.Lock()
-	for _, n := range h.client.updates {
-		if c := n.Update.AgentThoughtChunk; n.SessionId == sess.SessionId && c != nil && c.Content.Text != nil {
-			thoughts = append(thoughts, c.Content.Text.Text)
-		}
-	}
-	h.client.mu.Unlock()
+	thoughts := h.client.thoughts(sess.SessionId)
 	if !slices.Contains(thoughts, "The user greets; greet back.") || h.client.agentText(sess.SessionId) != "Hello." {
 		t.Errorf("thoughts %q, message %q", thoughts, h.client.agentText(sess.SessionId))
 	}

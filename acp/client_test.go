@@ -345,6 +345,19 @@ func (c *testClient) agentText(session sdk.SessionId) string {
 	return b.String()
 }
 
+// thoughts are the agent thought chunks a session sent, in order.
+func (c *testClient) thoughts(session sdk.SessionId) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for _, n := range c.updates {
+		if t := n.Update.AgentThoughtChunk; n.SessionId == session && t != nil && t.Content.Text != nil {
+			out = append(out, t.Content.Text.Text)
+		}
+	}
+	return out
+}
+
 // harness is one agent and one client connected by pipes.
 type harness struct {
 	t      testing.TB

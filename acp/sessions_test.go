@@ -99,15 +99,7 @@ func TestASessionTheCLIStoredLoads(t *testing.T) {
 	if _, err := h.conn.LoadSession(context.Background(), sdk.LoadSessionRequest{SessionId: sdk.SessionId(rec.SessionID()), Cwd: h.root, McpServers: []sdk.McpServer{}}); err != nil {
 		t.Fatal(err)
 	}
-	var thoughts []string
-	h.client.mu.Lock()
-	for _, n := range h.client.updates {
-		if c := n.Update.AgentThoughtChunk; c != nil && c.Content.Text != nil {
-			thoughts = append(thoughts, c.Content.Text.Text)
-		}
-	}
-	h.client.mu.Unlock()
-	if !slices.Contains(thoughts, "CLI reasoning") {
+	if thoughts := h.client.thoughts(sdk.SessionId(rec.SessionID())); !slices.Contains(thoughts, "CLI reasoning") {
 		t.Errorf("the stored reasoning was not replayed as a thought: %q", thoughts)
 	}
 	if got := h.client.agentText(sdk.SessionId(rec.SessionID())); got != "CLI answer" {

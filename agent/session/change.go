@@ -70,9 +70,6 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	return tx.Commit()
 }
 
-// userOnly is goose's metadata for a message shown to the user and never sent to the model.
-const userOnly = `{"userVisible":true,"agentVisible":false}`
-
 // ClearConversation is goose's /clear, in one transaction: the session's messages replaced by none
 // (replace_conversation), its total, input and output token counts set to 0, then the command and its
 // answer stored as goose stores a command's exchange, visible to the user only. An unknown id is
@@ -95,10 +92,11 @@ func (s *Store) ClearConversation(ctx context.Context, id, command, answer strin
 		return fmt.Errorf("sessions: clearing %s: %w", id, err)
 	}
 	now := time.Now().Unix()
+	userOnly, _ := marshalCompact(metadata{UserVisible: true}) // shown to the user, never sent to the model
 	for _, m := range []provider.Message{{Role: provider.User, Text: command}, {Role: provider.Assistant, Text: answer}} {
 		content, err := encodeContent(m, s.redact)
 		if err == nil {
-			err = insertMessage(ctx, tx, id, fmt.Sprintf("msg_%s_%s", id, uuid.New()), string(m.Role), content, now, userOnly)
+			err = insertMessage(ctx, tx, id, fmt.Sprintf("msg_%s_%s", id, uuid.New()), string(m.Role), content, now, string(userOnly))
 		}
 		if err != nil {
 			return fmt.Errorf("sessions: clearing %s: %w", id, err)
